@@ -1,0 +1,3 @@
+"""ragcite: retrieval-augmented answers with verified citations."""
+
+__version__ = "0.1.0"

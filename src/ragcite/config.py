@@ -1,0 +1,136 @@
+"""Typed settings. Read from a TOML file and the environment at the edges only.
+
+Stages receive the part of the settings they need as arguments; nothing reads
+a global. `load_settings()` is called by the CLI and the server, once.
+
+Environment:
+    RAGCITE_STORE    path of the embedded store (SQLite file); default under the user data dir
+    RAGCITE_CONFIG   path of a TOML settings file; default `ragcite.toml` in the working directory
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+import platformdirs
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from ragcite.errors import ConfigError
+
+STORE_ENV = "RAGCITE_STORE"
+CONFIG_ENV = "RAGCITE_CONFIG"
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ChunkSettings(_Section):
+    chunk_size: int = Field(default=800, ge=100, le=20_000)
+    chunk_overlap: int = Field(default=100, ge=0)
+
+    @model_validator(mode="after")
+    def _overlap_below_size(self) -> ChunkSettings:
+        if self.chunk_overlap >= self.chunk_size:
+            raise ValueError(
+                f"chunk_overlap must be smaller than chunk_size, got {self.chunk_overlap} >= "
+                f"{self.chunk_size}"
+            )
+        return self
+
+
+class RetrieveSettings(_Section):
+    top_k: int = Field(default=8, ge=1, le=200)
+    candidates_per_retriever: int = Field(default=30, ge=1, le=1000)
+    rrf_k: int = Field(default=60, ge=1)
+    include_superseded: bool = False
+
+
+class RerankSettings(_Section):
+    vector_weight: float = Field(default=0.3, ge=0.0, le=1.0)
+    reranker_weight: float = Field(default=0.7, ge=0.0, le=1.0)
+    # Skip reranking when the top vector scores are all at least this high ...
+    fast_path_min_score: float = Field(default=0.80, ge=0.0, le=1.0)
+    # ... and within this spread of each other.
+    fast_path_max_spread: float = Field(default=0.05, ge=0.0, le=1.0)
+    fast_path_top_n: int = Field(default=3, ge=1)
+
+
+class GenerateSettings(_Section):
+    max_claims: int = Field(default=4, ge=1, le=20)
+    # A sentence must reach this relevance to the question to be answered with.
+    min_sentence_relevance: float = Field(default=0.45, ge=0.0, le=1.0)
+    llm: str | None = None  # "openai:gpt-4o-mini", "local:PATH.gguf", ...
+
+
+class ScoreSettings(_Section):
+    claim_weight: float = Field(default=0.6, ge=0.0, le=1.0)
+    chunk_weight: float = Field(default=0.4, ge=0.0, le=1.0)
+    low_confidence_threshold: float = Field(default=0.45, ge=0.0, le=1.0)
+    calibration_path: str | None = None
+
+
+class GateSettings(_Section):
+    policy: Literal["strict", "annotate"] = "annotate"
+    retry_on_failure: bool = True
+    min_overall_confidence: float = Field(default=0.45, ge=0.0, le=1.0)
+
+
+class Settings(_Section):
+    store_path: Path
+    corpus: str = "default"
+    chunk: ChunkSettings = ChunkSettings()
+    retrieve: RetrieveSettings = RetrieveSettings()
+    rerank: RerankSettings = RerankSettings()
+    generate: GenerateSettings = GenerateSettings()
+    score: ScoreSettings = ScoreSettings()
+    gate: GateSettings = GateSettings()
+
+
+def default_store_path() -> Path:
+    return Path(platformdirs.user_data_dir("ragcite")) / "ragcite.db"
+
+
+def load_settings(
+    config_path: Path | None = None,
+    store_path: Path | None = None,
+    overrides: dict[str, Any] | None = None,
+) -> Settings:
+    """Settings from (lowest first) defaults, the TOML file, the environment, explicit arguments."""
+    data: dict[str, Any] = {}
+    path = config_path or _env_path(CONFIG_ENV) or Path("ragcite.toml")
+    if config_path is not None and not path.exists():
+        raise ConfigError(f"{path}: settings file not found")
+    if path.exists():
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+    for key, value in (overrides or {}).items():
+        _set_dotted(data, key, value)
+    data["store_path"] = store_path or _env_path(STORE_ENV) or data.get("store_path") or (
+        default_store_path()
+    )
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
+        )
+        raise ConfigError(f"invalid settings ({path}): {problems}") from None
+
+
+def _env_path(name: str) -> Path | None:
+    value = os.environ.get(name, "").strip()
+    return Path(value).expanduser() if value else None
+
+
+def _set_dotted(data: dict[str, Any], dotted: str, value: Any) -> None:
+    *parents, leaf = dotted.split(".")
+    node = data
+    for part in parents:
+        node = node.setdefault(part, {})
+    node[leaf] = value

@@ -1,0 +1,65 @@
+"""The ragcite error tree. Every error a user can cause is one of these.
+
+    RagciteError                  base; the CLI prints its message and exits 1, the API answers 4xx/5xx
+    ├── ConfigError               a setting is invalid or missing (names the setting and the fix)
+    ├── InputError                a user input is unusable: empty question, malformed JSON, bad argument
+    ├── IngestError               a file could not be ingested (names the file and the problem)
+    │   └── UnsupportedFormatError  the file's extension has no loader
+    ├── StoreError                the store could not be opened, read or written
+    │   └── NotFoundError          a document or chunk ID that the store does not hold
+    ├── ModelError                a packaged model is missing or failed to load / run
+    └── GenerationError           a generator (LLM) failed or returned nothing usable
+
+Messages name the offending input and say what to do; they never carry a traceback.
+"""
+
+from __future__ import annotations
+
+
+class RagciteError(Exception):
+    """Base class of every error ragcite raises on purpose."""
+
+
+class ConfigError(RagciteError):
+    """A setting is invalid or missing."""
+
+
+class InputError(RagciteError):
+    """A user input is unusable (empty question, malformed JSON, bad argument)."""
+
+
+class IngestError(RagciteError):
+    """A file could not be ingested; the message names the file and the problem."""
+
+    def __init__(self, path: str, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+        self.path = path
+        self.problem = problem
+
+
+class UnsupportedFormatError(IngestError):
+    """The file's extension has no loader."""
+
+
+class StoreError(RagciteError):
+    """The store could not be opened, read or written."""
+
+
+class NotFoundError(StoreError):
+    """A document or chunk ID that the store does not hold."""
+
+
+class ModelError(RagciteError):
+    """A packaged model is missing or failed to load or run."""
+
+
+class GenerationError(RagciteError):
+    """A generator failed or returned nothing usable."""
+
+
+def missing_extra(package: str, extra: str) -> ConfigError:
+    """The error for an optional dependency that is not installed."""
+    return ConfigError(
+        f"this feature needs the '{package}' package: install it with "
+        f"pip install 'ragcite[{extra}]'"
+    )

@@ -1,0 +1,183 @@
+"""The data model: the only place these fields are defined.
+
+Every stage hands these typed objects to the next. Field names follow the
+reference design (`SourceChunk`, `CitedClaim`, `CitedResponse`) and are
+extended where trust needs more (versions, offsets, quote status, support).
+
+Scores are validated to [0, 1]; numeric strings from a model ("0.85") are coerced.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from enum import StrEnum
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+
+
+def _coerce_score(value: Any) -> Any:
+    """Accept 0.85, "0.85", " 85% " or None; leave range checking to the field."""
+    if isinstance(value, str):
+        text = value.strip().rstrip("%").strip()
+        try:
+            number = float(text)
+        except ValueError:
+            return value  # pydantic reports the bad value
+        return number / 100 if value.strip().endswith("%") else number
+    return value
+
+
+Score = Annotated[float, BeforeValidator(_coerce_score), Field(ge=0.0, le=1.0)]
+OptionalScore = Annotated[float | None, BeforeValidator(_coerce_score), Field(ge=0.0, le=1.0)]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class DocumentStatus(StrEnum):
+    ACTIVE = "active"
+    SUPERSEDED = "superseded"
+    DELETED = "deleted"
+
+
+class QuoteStatus(StrEnum):
+    EXACT = "exact"
+    NORMALIZED = "normalized"
+    FUZZY = "fuzzy"
+    NOT_FOUND = "not_found"
+
+
+class SupportVerdict(StrEnum):
+    SUPPORTED = "supported"
+    PARTIAL = "partial"
+    UNSUPPORTED = "unsupported"
+    CONTRADICTED = "contradicted"
+    UNCHECKED = "unchecked"
+
+
+class ConfidenceLabel(StrEnum):
+    HIGH = "HIGH"
+    MEDIUM = "MEDIUM"
+    LOW = "LOW"
+    VERY_LOW = "VERY_LOW"
+
+
+class Document(BaseModel):
+    """One version of one document. `document_id` is stable across versions."""
+
+    model_config = ConfigDict(frozen=True)
+
+    document_id: str = Field(min_length=1)
+    corpus: str = "default"
+    title: str
+    url: str | None = None
+    source_uri: str
+    version: int = Field(default=1, ge=1)
+    content_sha256: str
+    effective_date: date | None = None
+    ingested_at: datetime = Field(default_factory=utc_now)
+    last_verified: datetime | None = None
+    status: DocumentStatus = DocumentStatus.ACTIVE
+    superseded_by: int | None = None
+    access: tuple[str, ...] = ()
+
+    @property
+    def version_label(self) -> str:
+        """A human label for the version: the effective year when known, else 'v2'."""
+        if self.effective_date is not None:
+            return f"v{self.effective_date.year}"
+        return f"v{self.version}"
+
+
+class SourceChunk(BaseModel):
+    """A verbatim span of a document version, with provenance and retrieval scores."""
+
+    model_config = ConfigDict(frozen=True)
+
+    chunk_id: str
+    document_id: str
+    document_version: int = 1
+    document_title: str
+    document_url: str | None = None
+    document_date: date | None = None
+    document_status: DocumentStatus = DocumentStatus.ACTIVE
+    corpus: str = "default"
+    page_number: int | None = None
+    section_heading: str | None = None
+    chunk_text: str
+    char_start: int = Field(ge=0)
+    char_end: int = Field(ge=0)
+    vector_similarity_score: Score = 0.0
+    keyword_score: float = 0.0
+    reranker_score: Score = 0.0
+    composite_confidence: Score = 0.0
+
+    @property
+    def display(self) -> str:
+        """Display metadata: "Data Retention Policy v2024 → Customer records, p. 2"."""
+        label = self.document_title
+        if self.document_date is not None:
+            label += f" v{self.document_date.year}"
+        elif self.document_version > 1:
+            label += f" v{self.document_version}"
+        if self.section_heading:
+            label += f" → {self.section_heading}"
+        if self.page_number is not None:
+            label += f", p. {self.page_number}"
+        return label
+
+
+class Citation(BaseModel):
+    """One claim's pointer into one chunk, with the quote checked against it."""
+
+    chunk_id: str
+    quote: str = ""
+    quote_status: QuoteStatus = QuoteStatus.NOT_FOUND
+    quote_start: int | None = None
+    quote_end: int | None = None
+    support: SupportVerdict = SupportVerdict.UNCHECKED
+    support_score: OptionalScore = None
+    display: str = ""
+
+
+class CitedClaim(BaseModel):
+    claim_text: str
+    source_chunk_ids: list[str] = Field(default_factory=list)
+    citations: list[Citation] = Field(default_factory=list)
+    attribution_confidence: Score = 0.0
+    is_synthesized: bool = False
+    verified: bool = False
+
+    @field_validator("source_chunk_ids", mode="before")
+    @classmethod
+    def _one_id_is_a_list(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+
+class WarningFlag(BaseModel):
+    """A stable machine code with a message a person can read."""
+
+    model_config = ConfigDict(frozen=True)
+
+    code: str
+    message: str
+
+
+class CitedResponse(BaseModel):
+    query: str
+    answer_text: str
+    answerable: bool
+    cited_claims: list[CitedClaim] = Field(default_factory=list)
+    source_chunks: list[SourceChunk] = Field(default_factory=list)
+    overall_confidence: Score = 0.0
+    confidence_label: ConfidenceLabel = ConfidenceLabel.VERY_LOW
+    warning_flags: list[WarningFlag] = Field(default_factory=list)
+    model_id: str = ""
+    retrieval_timestamp: datetime = Field(default_factory=utc_now)
+    corpus_version: str = ""
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+
+    def chunk(self, chunk_id: str) -> SourceChunk | None:
+        return next((c for c in self.source_chunks if c.chunk_id == chunk_id), None)

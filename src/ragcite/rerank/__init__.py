@@ -1,0 +1,1 @@
+"""rerank stage."""

@@ -1,0 +1,1 @@
+"""retrieve stage."""
