@@ -69,7 +69,8 @@ class GenerateSettings(_Section):
 class ScoreSettings(_Section):
     claim_weight: float = Field(default=0.6, ge=0.0, le=1.0)
     chunk_weight: float = Field(default=0.4, ge=0.0, le=1.0)
-    low_confidence_threshold: float = Field(default=0.45, ge=0.0, le=1.0)
+    # Below this a claim or answer counts as low confidence (the MEDIUM floor).
+    low_confidence_below: float = Field(default=0.65, ge=0.0, le=1.0)
     calibration_path: str | None = None
 
 

@@ -181,3 +181,26 @@ class CitedResponse(BaseModel):
 
     def chunk(self, chunk_id: str) -> SourceChunk | None:
         return next((c for c in self.source_chunks if c.chunk_id == chunk_id), None)
+
+
+class DraftCitation(BaseModel):
+    """A citation as a generator (or an outside system) claims it, before the gate."""
+
+    chunk_id: str
+    quote: str = ""
+
+
+class DraftClaim(BaseModel):
+    claim_text: str
+    citations: list[DraftCitation] = Field(default_factory=list)
+    attribution_confidence: OptionalScore = None
+    is_synthesized: bool = False
+
+
+class DraftAnswer(BaseModel):
+    """What a generator returns: unverified claims. Only the gate turns these into CitedClaims."""
+
+    answer_text: str
+    claims: list[DraftClaim] = Field(default_factory=list)
+    answerable: bool = True
+    model_id: str = ""

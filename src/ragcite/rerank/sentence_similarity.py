@@ -1,0 +1,39 @@
+"""The default reranker until a learned one ships: the best sentence's similarity to the query.
+
+A chunk answers a question when one of its sentences does, so the chunk is scored
+by its best sentence (or heading-plus-sentence), not by its average.
+
+    >>> SentenceSimilarityReranker(MiniLMEmbedder()).score("How long is parental leave?", chunks)
+    [0.78, 0.41, ...]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ragcite.index.embedder import Embedder
+from ragcite.ingest.sentences import split_sentences
+from ragcite.models import SourceChunk
+
+
+class SentenceSimilarityReranker:
+    name = "sentence-similarity"
+
+    def __init__(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+
+    def score(self, query: str, chunks: list[SourceChunk]) -> list[float]:
+        if not chunks:
+            return []
+        owners: list[int] = []
+        texts: list[str] = []
+        for i, chunk in enumerate(chunks):
+            for start, end in split_sentences(chunk.chunk_text):
+                owners.append(i)
+                texts.append(chunk.chunk_text[start:end])
+        vectors = self.embedder.embed([query, *texts])
+        similarities = vectors[1:] @ vectors[0]
+        best = np.zeros(len(chunks), dtype=np.float32)
+        for owner, similarity in zip(owners, similarities, strict=True):
+            best[owner] = max(best[owner], similarity)
+        return [float(min(1.0, max(0.0, s))) for s in best]

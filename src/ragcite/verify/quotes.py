@@ -1,0 +1,87 @@
+"""Find a claimed quote in its source chunk: strict on words, lenient on typography.
+
+    >>> locate_quote("customer records are kept for 3 years", chunk_text)
+    QuoteMatch(status=<QuoteStatus.NORMALIZED: 'normalized'>, start=120, end=158)
+
+Statuses, strongest first:
+- exact: the quote is a substring of the chunk as it stands;
+- normalized: found after folding whitespace, quote marks, dashes and case;
+- fuzzy: the quote's words appear in the chunk in the same order with only punctuation
+  between them differing, or an elided quote ("A ... B") whose every part is found in order;
+- not_found: anything else. A paraphrase is not a quote.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ragcite.models import QuoteStatus
+from ragcite.verify.normalize import normalize_with_map
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+_ELLIPSIS = re.compile(r"\s*(?:\.\.\.|\u2026|\[\.\.\.\]|\[…\])\s*")
+_TRIM = " \t\n\"'“”‘’«»"
+# An elided quote must still carry enough words in each part to be checkable.
+_MIN_PART_WORDS = 2
+
+
+@dataclass(frozen=True)
+class QuoteMatch:
+    status: QuoteStatus
+    start: int | None = None
+    end: int | None = None
+
+    @property
+    def found(self) -> bool:
+        return self.status is not QuoteStatus.NOT_FOUND
+
+
+NOT_FOUND = QuoteMatch(QuoteStatus.NOT_FOUND)
+
+
+def locate_quote(quote: str, text: str) -> QuoteMatch:
+    """Where `quote` lies in `text`, and how strictly it matched."""
+    quote = quote.strip().strip(_TRIM).strip()
+    if not quote or not _WORD.search(quote):
+        return NOT_FOUND
+    at = text.find(quote)
+    if at >= 0:
+        return QuoteMatch(QuoteStatus.EXACT, at, at + len(quote))
+    haystack = normalize_with_map(text)
+    needle = normalize_with_map(quote).text
+    at = haystack.text.find(needle)
+    if at >= 0:
+        start, end = haystack.original_span(at, at + len(needle))
+        return QuoteMatch(QuoteStatus.NORMALIZED, start, end)
+    return _word_sequence_match(quote, text)
+
+
+def _word_sequence_match(quote: str, text: str) -> QuoteMatch:
+    parts = [p for p in _ELLIPSIS.split(quote) if _WORD.search(p)]
+    if len(parts) > 1 and any(len(_WORD.findall(p)) < _MIN_PART_WORDS for p in parts):
+        return NOT_FOUND
+    text_words = [(m.group().casefold(), m.start(), m.end()) for m in _WORD.finditer(text)]
+    position = 0
+    span_start: int | None = None
+    span_end = 0
+    for part in parts:
+        words = [w.casefold() for w in _WORD.findall(part)]
+        hit = _find_run(text_words, words, position)
+        if hit is None:
+            return NOT_FOUND
+        first, last = hit
+        span_start = text_words[first][1] if span_start is None else span_start
+        span_end = text_words[last][2]
+        position = last + 1
+    return QuoteMatch(QuoteStatus.FUZZY, span_start, span_end)
+
+
+def _find_run(
+    text_words: list[tuple[str, int, int]], words: list[str], start: int
+) -> tuple[int, int] | None:
+    n = len(words)
+    for i in range(start, len(text_words) - n + 1):
+        if all(text_words[i + j][0] == words[j] for j in range(n)):
+            return i, i + n - 1
+    return None
