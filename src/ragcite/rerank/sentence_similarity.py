@@ -16,6 +16,14 @@ from ragcite.ingest.sentences import split_sentences
 from ragcite.models import SourceChunk
 
 
+def sentence_in_context(chunk: SourceChunk, sentence: str) -> str:
+    """A sentence prefixed by its section heading: "Customer records: They are kept 3 years."
+
+    The extractive generator embeds the same strings, so at ask time it reuses these vectors.
+    """
+    return f"{chunk.section_heading}: {sentence}" if chunk.section_heading else sentence
+
+
 class SentenceSimilarityReranker:
     name = "sentence-similarity"
 
@@ -30,7 +38,7 @@ class SentenceSimilarityReranker:
         for i, chunk in enumerate(chunks):
             for start, end in split_sentences(chunk.chunk_text):
                 owners.append(i)
-                texts.append(chunk.chunk_text[start:end])
+                texts.append(sentence_in_context(chunk, chunk.chunk_text[start:end]))
         vectors = self.embedder.embed([query, *texts])
         similarities = vectors[1:] @ vectors[0]
         best = np.zeros(len(chunks), dtype=np.float32)

@@ -1,0 +1,66 @@
+"""`ragcite ask` and `ragcite search`."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ragcite.cli.context import AppContext
+from ragcite.render.api import response_json, source_json
+from ragcite.render.terminal import print_chunks, print_response
+
+
+@click.command()
+@click.argument("question")
+@click.option("--json", "as_json", is_flag=True, help="Print the response as JSON.")
+@click.option("-k", "--top-k", type=click.IntRange(1, 200), help="Chunks to retrieve (default 8).")
+@click.option("--corpus", "corpora", multiple=True, help="Only this corpus (repeatable).")
+@click.option("--include-superseded", is_flag=True, help="Also search superseded versions.")
+@click.pass_obj
+def ask(
+    app: AppContext,
+    question: str,
+    as_json: bool,
+    top_k: int | None,
+    corpora: tuple[str, ...],
+    include_superseded: bool,
+) -> None:
+    """Answer a question; every claim cites a verified quote from the documents."""
+    rag = app.rag
+    filters = rag.filters(corpora=corpora or None, include_superseded=include_superseded or None)
+    response = rag.ask(question, k=top_k, filters=filters)
+    if as_json:
+        click.echo(json.dumps(response_json(response), indent=2, ensure_ascii=False))
+    else:
+        print_response(response, app.console)
+
+
+@click.command()
+@click.argument("query")
+@click.option("--json", "as_json", is_flag=True, help="Print the chunks as JSON.")
+@click.option("-k", "--top-k", type=click.IntRange(1, 200), help="Chunks to return (default 8).")
+@click.option("--corpus", "corpora", multiple=True, help="Only this corpus (repeatable).")
+@click.option("--include-superseded", is_flag=True, help="Also search superseded versions.")
+@click.pass_obj
+def search(
+    app: AppContext,
+    query: str,
+    as_json: bool,
+    top_k: int | None,
+    corpora: tuple[str, ...],
+    include_superseded: bool,
+) -> None:
+    """Show the retrieved chunks for a query with every score."""
+    rag = app.rag
+    filters = rag.filters(corpora=corpora or None, include_superseded=include_superseded or None)
+    chunks, timings = rag.search(query, k=top_k, filters=filters)
+    if as_json:
+        payload = {"query": query, "chunks": [source_json(c) for c in chunks],
+                   "timings_ms": timings}
+        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+    else:
+        print_chunks(chunks, app.console)
+
+
+COMMANDS = [ask, search]

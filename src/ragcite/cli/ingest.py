@@ -1,0 +1,89 @@
+"""`ragcite ingest`: add files and folders to the store."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ragcite.cli.context import AppContext
+from ragcite.index.indexer import FileOutcome
+from ragcite.ingest.types import DocumentMetadata
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--corpus", help="Put the documents in this corpus (default: 'default').")
+@click.option("--title", help="Title for a single file (overrides front matter and sidecars).")
+@click.option("--url", help="URL for a single file.")
+@click.option("--document-id", help="Stable document ID for a single file.")
+@click.option("--version", "version_number", type=click.IntRange(min=1),
+              help="Version number for a single file.")
+@click.option("--effective-date", type=click.DateTime(formats=["%Y-%m-%d"]),
+              help="Effective date (YYYY-MM-DD) for a single file.")
+@click.pass_obj
+def ingest(
+    app: AppContext,
+    paths: tuple[Path, ...],
+    corpus: str | None,
+    title: str | None,
+    url: str | None,
+    document_id: str | None,
+    version_number: int | None,
+    effective_date: object | None,
+) -> None:
+    """Ingest files and folders (PDF, HTML, Markdown, DOCX, text); unchanged files are skipped."""
+    per_file = any(v is not None for v in (title, url, document_id, version_number, effective_date))
+    if per_file and (len(paths) != 1 or paths[0].is_dir()):
+        raise click.UsageError("--title/--url/--document-id/--version/--effective-date apply to "
+                               "one file: name exactly one file")
+    metadata = DocumentMetadata(
+        title=title, url=url, document_id=document_id, version=version_number,
+        effective_date=effective_date.date() if hasattr(effective_date, "date") else None,  # type: ignore[union-attr]
+    )
+    console = app.console
+    with Progress(
+        TextColumn("[progress.description]{task.description}"), BarColumn(),
+        MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True,
+    ) as progress:
+        task = progress.add_task("Ingesting", total=None)
+
+        def started(total: int) -> None:
+            progress.update(task, total=total)
+
+        reported: set[Path] = set()
+
+        def done(outcome: FileOutcome) -> None:
+            reported.add(outcome.path)
+            progress.advance(task)
+            progress.console.print(_outcome_line(outcome))
+
+        report = app.rag.ingest(list(paths), metadata=metadata, corpus=corpus,
+                                on_start=started, on_file=done)
+    for outcome in report.outcomes:  # missing paths and skipped files never reached the bar
+        if outcome.path not in reported:
+            console.print(_outcome_line(outcome))
+    rate = report.chunks / report.seconds if report.seconds > 0 else 0.0
+    console.print(
+        f"{report.added} added ({report.chunks} chunks, {rate:.0f} chunks/s), "
+        f"{report.unchanged} unchanged, {len(report.failed)} failed "
+        f"in {report.seconds:.1f}s → {app.settings.store_path}"
+    )
+    if report.failed:
+        raise SystemExit(1)
+
+
+def _outcome_line(outcome: FileOutcome) -> str:
+    if outcome.status == "added":
+        return (f"[green]added[/green]     {outcome.path}  → {outcome.document_id} "
+                f"v{outcome.version} ({outcome.chunks} chunks)")
+    if outcome.status == "unchanged":
+        return f"[dim]unchanged[/dim] {outcome.path}"
+    if outcome.status == "skipped":
+        return f"[yellow]skipped[/yellow]   {outcome.error}"
+    return f"[red]failed[/red]    {outcome.error}"
+
+
+COMMANDS = [ingest]

@@ -1,0 +1,21 @@
+"""The Generator protocol: turn a question and retrieved chunks into a draft answer.
+
+A draft's claims cite chunk IDs with verbatim quotes; nothing a generator returns is
+trusted until the gate (verify/) has checked it.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from ragcite.models import DraftAnswer, SourceChunk
+
+
+class Generator(Protocol):
+    model_id: str
+
+    def generate(
+        self, query: str, chunks: list[SourceChunk], *, violations: list[str] | None = None
+    ) -> DraftAnswer:
+        """A draft answer citing `chunks`. `violations` names what failed the gate last time."""
+        ...

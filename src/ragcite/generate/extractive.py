@@ -1,0 +1,144 @@
+"""The offline default generator: answers with the source's own sentences.
+
+Each selected sentence becomes a claim that cites its chunk with the sentence itself
+as the verbatim quote, so nothing is paraphrased and nothing can be invented. A
+sentence is chosen by its similarity to the question (in the context of its section
+heading), its coverage of the question's words, and its chunk's composite confidence.
+When no sentence clears the relevance threshold the question is unanswerable.
+
+    >>> draft = ExtractiveGenerator(embedder).generate("How long is parental leave?", chunks)
+    >>> draft.claims[0].citations[0].quote
+    'Primary caregivers receive 16 weeks of fully paid parental leave.'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from ragcite.index.embedder import Embedder
+from ragcite.ingest.sentences import split_sentences
+from ragcite.models import DraftAnswer, DraftCitation, DraftClaim, SourceChunk
+from ragcite.rerank.sentence_similarity import sentence_in_context
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_QUESTION_STOPWORDS = frozenset(
+    "a an and are as at be by can do does did for from has have how i if in is it its of on or "
+    "our that the their there this to was we what when where which who whom why will with you "
+    "your my me us should would could much many long any there".split()
+)
+_MIN_WORDS = 5
+# Near-duplicate sentences (the same rule restated in an overlapping chunk) are cited once.
+_DUPLICATE_SIMILARITY = 0.92
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    chunk_rank: int
+    start: int
+    text: str
+    text_in_context: str
+    chunk_id: str
+    score: float
+
+
+class ExtractiveGenerator:
+    model_id = "extractive:all-MiniLM-L6-v2"
+
+    def __init__(
+        self,
+        embedder: Embedder,
+        *,
+        max_claims: int = 4,
+        min_relevance: float = 0.45,
+        max_chunks: int = 5,
+        relative_margin: float = 0.12,
+    ) -> None:
+        if max_claims < 1:
+            raise ValueError(f"max_claims must be > 0, but got {max_claims}")
+        if max_chunks < 1:
+            raise ValueError(f"max_chunks must be > 0, but got {max_chunks}")
+        self.embedder = embedder
+        self.max_claims = max_claims
+        self.min_relevance = min_relevance
+        self.max_chunks = max_chunks
+        self.relative_margin = relative_margin
+
+    def generate(
+        self, query: str, chunks: list[SourceChunk], *, violations: list[str] | None = None
+    ) -> DraftAnswer:
+        del violations  # verbatim sentences cannot fail the quote check
+        candidates = self._score(query, chunks[: self.max_chunks])
+        chosen = self._select(candidates)
+        if not chosen:
+            return DraftAnswer(answer_text="", claims=[], answerable=False, model_id=self.model_id)
+        chosen.sort(key=lambda c: (c.chunk_rank, c.start))
+        claims = [
+            DraftClaim(
+                claim_text=c.text,
+                citations=[DraftCitation(chunk_id=c.chunk_id, quote=c.text)],
+            )
+            for c in chosen
+        ]
+        return DraftAnswer(
+            answer_text=" ".join(c.text for c in chosen),
+            claims=claims,
+            answerable=True,
+            model_id=self.model_id,
+        )
+
+    def best_relevance(self, query: str, chunks: list[SourceChunk]) -> float:
+        """The best sentence score over `chunks` (what `answerable` is decided on)."""
+        return max((c.score for c in self._score(query, chunks[: self.max_chunks])), default=0.0)
+
+    def _score(self, query: str, chunks: list[SourceChunk]) -> list[_Candidate]:
+        spans: list[tuple[int, int, int]] = []  # (chunk index, start, end)
+        for index, chunk in enumerate(chunks):
+            for start, end in split_sentences(chunk.chunk_text):
+                if len(_WORD.findall(chunk.chunk_text[start:end])) >= _MIN_WORDS:
+                    spans.append((index, start, end))
+        if not spans:
+            return []
+        texts = [chunks[i].chunk_text[s:e] for i, s, e in spans]
+        in_context = [
+            sentence_in_context(chunks[i], text) for (i, _, _), text in zip(spans, texts, strict=True)
+        ]
+        vectors = self.embedder.embed([query, *in_context])
+        semantic = vectors[1:] @ vectors[0]
+        query_words = _content_words(query)
+        out = []
+        for (index, start, _end), text, context, sem in zip(
+            spans, texts, in_context, semantic, strict=True
+        ):
+            words = _content_words(text) | _content_words(chunks[index].section_heading or "")
+            coverage = len(query_words & words) / len(query_words) if query_words else 0.0
+            score = 0.65 * float(sem) + 0.15 * coverage + 0.2 * chunks[index].composite_confidence
+            out.append(_Candidate(index, start, text, context, chunks[index].chunk_id, score))
+        return out
+
+    def _select(self, candidates: list[_Candidate]) -> list[_Candidate]:
+        ranked = sorted(candidates, key=lambda c: -c.score)
+        if not ranked or ranked[0].score < self.min_relevance:
+            return []
+        floor = max(self.min_relevance, ranked[0].score - self.relative_margin)
+        chosen: list[_Candidate] = []
+        chosen_vectors: list[np.ndarray] = []
+        for candidate in ranked:
+            if candidate.score < floor or len(chosen) == self.max_claims:
+                break
+            vector = self.embedder.embed([candidate.text_in_context])[0]  # cached by _score
+            if any(float(vector @ v) >= _DUPLICATE_SIMILARITY for v in chosen_vectors):
+                continue
+            chosen.append(candidate)
+            chosen_vectors.append(vector)
+        return chosen
+
+
+def _content_words(text: str) -> set[str]:
+    return {
+        w.casefold()[:6]  # a crude stem: "retention" and "retained" share "retain"/"retent"
+        for w in _WORD.findall(text)
+        if w.casefold() not in _QUESTION_STOPWORDS
+    }

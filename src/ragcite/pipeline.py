@@ -1,0 +1,291 @@
+"""The pipeline: the one place where the stages are wired and the fallback ladder runs.
+
+    >>> rag = Ragcite.open(load_settings())
+    >>> rag.ingest([Path("demo")]).added
+    8
+    >>> response = rag.ask("How long do we keep customer PII?")
+    >>> response.cited_claims[0].citations[0].display
+    'Data Retention Policy v2024 → Customer records'
+
+ask(): retrieve → rerank → generate → verify (the gate) → score, with the ladder:
+a draft that fails the gate is regenerated once with its violations named (for
+generators that can use them); if the answer still has no verified claim, it
+degrades to "the sources, without the claim".
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from ragcite.config import Settings
+from ragcite.errors import InputError
+from ragcite.flags import flag
+from ragcite.generate.base import Generator
+from ragcite.generate.extractive import ExtractiveGenerator
+from ragcite.index.cached_embedder import CachedEmbedder
+from ragcite.index.embedder import Embedder, MiniLMEmbedder
+from ragcite.index.indexer import FileOutcome, Indexer, IngestReport
+from ragcite.index.sqlite_store import SQLiteStore
+from ragcite.index.store import SearchFilters, Store
+from ragcite.ingest.types import DocumentMetadata
+from ragcite.models import (
+    CitedClaim,
+    CitedResponse,
+    ConfidenceLabel,
+    DocumentStatus,
+    DraftAnswer,
+    SourceChunk,
+    WarningFlag,
+)
+from ragcite.rerank.base import Reranker
+from ragcite.rerank.composite import rerank_chunks
+from ragcite.rerank.sentence_similarity import SentenceSimilarityReranker
+from ragcite.retrieve.hybrid import HybridRetriever
+from ragcite.score.confidence import Calibration, score_answer
+from ragcite.verify.gate import GateResult, verify_answer
+from ragcite.verify.support import SupportChecker, default_support_checker
+
+NOT_FOUND_TEXT = "I couldn't find this in the documents; closest material:"
+DEGRADED_TEXT = (
+    "I couldn't produce a verified answer to this question; these are the most relevant "
+    "sources:"
+)
+EMPTY_STORE_TEXT = "The store holds no documents yet: add some with `ragcite ingest PATH`."
+NEAREST_SOURCES = 3
+MAX_QUERY_CHARS = 2000
+
+
+class Ragcite:
+    """One collection: its store and the stages that answer questions from it."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        store: Store,
+        embedder: Embedder,
+        reranker: Reranker,
+        generator: Generator,
+        support_checker: SupportChecker | None,
+        calibration: Calibration | None = None,
+    ) -> None:
+        self.settings = settings
+        self.store = store
+        self.embedder = embedder
+        self.reranker = reranker
+        self.generator = generator
+        self.support_checker = support_checker
+        self.calibration = calibration
+        self.retriever = HybridRetriever(
+            store,
+            embedder,
+            candidates=settings.retrieve.candidates_per_retriever,
+            rrf_k=settings.retrieve.rrf_k,
+        )
+
+    @classmethod
+    def open(cls, settings: Settings, *, generator: Generator | None = None) -> Ragcite:
+        """The default offline stack over the embedded store named in `settings`."""
+        embedder = CachedEmbedder(MiniLMEmbedder())
+        return cls(
+            settings,
+            store=SQLiteStore(settings.store_path),
+            embedder=embedder,
+            reranker=SentenceSimilarityReranker(embedder),
+            generator=generator
+            or ExtractiveGenerator(
+                embedder,
+                max_claims=settings.generate.max_claims,
+                min_relevance=settings.generate.min_sentence_relevance,
+            ),
+            support_checker=default_support_checker(embedder),
+        )
+
+    def close(self) -> None:
+        self.store.close()
+
+    # -- ingest -------------------------------------------------------------------------
+
+    def ingest(
+        self,
+        paths: list[Path],
+        *,
+        metadata: DocumentMetadata | None = None,
+        corpus: str | None = None,
+        on_start: Callable[[int], None] | None = None,
+        on_file: Callable[[FileOutcome], None] | None = None,
+    ) -> IngestReport:
+        indexer = Indexer(
+            self.store,
+            self.embedder,
+            chunking=self.settings.chunk,
+            corpus=corpus or self.settings.corpus,
+        )
+        return indexer.ingest(paths, metadata=metadata, on_start=on_start, on_file=on_file)
+
+    # -- search and ask -----------------------------------------------------------------------
+
+    def filters(
+        self,
+        corpora: tuple[str, ...] | None = None,
+        access_groups: tuple[str, ...] | None = None,
+        include_superseded: bool | None = None,
+    ) -> SearchFilters:
+        superseded = (
+            self.settings.retrieve.include_superseded
+            if include_superseded is None
+            else include_superseded
+        )
+        statuses = (DocumentStatus.ACTIVE,) + ((DocumentStatus.SUPERSEDED,) if superseded else ())
+        return SearchFilters(corpora=corpora, statuses=statuses, access_groups=access_groups)
+
+    def search(
+        self, query: str, *, k: int | None = None, filters: SearchFilters | None = None
+    ) -> tuple[list[SourceChunk], dict[str, float]]:
+        """Retrieved and reranked chunks (best composite first) with stage timings in ms."""
+        query = _checked_query(query)
+        timings: dict[str, float] = {}
+        with _timed(timings, "retrieve"):
+            retrieved = self.retriever.retrieve(
+                query, k or self.settings.retrieve.top_k, filters or self.filters()
+            )
+        with _timed(timings, "rerank"):
+            outcome = rerank_chunks(query, retrieved.chunks, self.reranker, self.settings.rerank)
+        return outcome.chunks, timings
+
+    def ask(
+        self,
+        query: str,
+        *,
+        k: int | None = None,
+        filters: SearchFilters | None = None,
+        generator: Generator | None = None,
+    ) -> CitedResponse:
+        """Answer `query` with verified, cited claims (see the module docstring)."""
+        started = time.perf_counter()
+        query = _checked_query(query)
+        generator = generator or self.generator
+        corpus_version = self.store.corpus_version()
+        if self.store.counts().chunks == 0:
+            return CitedResponse(
+                query=query, answer_text=EMPTY_STORE_TEXT, answerable=False,
+                warning_flags=[flag("no_documents_retrieved")], model_id=generator.model_id,
+                corpus_version=corpus_version,
+            )
+        chunks, timings = self.search(query, k=k, filters=filters)
+        if not chunks:
+            return self._unanswerable(query, [], [flag("no_documents_retrieved")], generator,
+                                      corpus_version, timings, started)
+        flags: list[WarningFlag] = []
+        with _timed(timings, "generate"):
+            draft = generator.generate(query, chunks)
+        with _timed(timings, "verify"):
+            gate = self._gate(draft, chunks)
+        if not gate.passed and getattr(generator, "can_retry", False) and (
+            self.settings.gate.retry_on_failure
+        ):
+            flags.append(flag("retried", reason="; ".join(gate.violations[:3])))
+            with _timed(timings, "generate_retry"):
+                draft = generator.generate(query, chunks, violations=gate.violations)
+            with _timed(timings, "verify_retry"):
+                gate = self._gate(draft, chunks)
+        if not draft.answerable or (not draft.claims and not gate.flags):
+            return self._unanswerable(query, chunks, [*flags, flag("not_answerable")],
+                                      generator, corpus_version, timings, started)
+        flags += gate.flags
+        if not any(c.verified for c in gate.claims):
+            flags.append(flag("degraded_to_sources"))
+            return self._unanswerable(query, chunks, flags, generator, corpus_version, timings,
+                                      started, text=DEGRADED_TEXT)
+        with _timed(timings, "score"):
+            scored = score_answer(
+                gate.claims, chunks, self.settings.score, calibration=self.calibration,
+                self_reported=[c.attribution_confidence or None for c in gate.claims],
+            )
+        flags += scored.flags
+        flags += _superseded_flags(scored.claims, chunks)
+        timings["total"] = _ms(started)
+        return CitedResponse(
+            query=query,
+            answer_text=gate.answer_text,
+            answerable=True,
+            cited_claims=scored.claims,
+            source_chunks=chunks,
+            overall_confidence=scored.overall_confidence,
+            confidence_label=scored.label,
+            warning_flags=_unique(flags),
+            model_id=draft.model_id or generator.model_id,
+            corpus_version=corpus_version,
+            timings_ms=timings,
+        )
+
+    def _gate(self, draft: DraftAnswer, chunks: list[SourceChunk]) -> GateResult:
+        return verify_answer(
+            draft, chunks, support_checker=self.support_checker, policy=self.settings.gate.policy
+        )
+
+    def _unanswerable(
+        self,
+        query: str,
+        chunks: list[SourceChunk],
+        flags: list[WarningFlag],
+        generator: Generator,
+        corpus_version: str,
+        timings: dict[str, float],
+        started: float,
+        *,
+        text: str = NOT_FOUND_TEXT,
+    ) -> CitedResponse:
+        timings["total"] = _ms(started)
+        return CitedResponse(
+            query=query,
+            answer_text=text,
+            answerable=False,
+            source_chunks=chunks[:NEAREST_SOURCES],
+            overall_confidence=0.0,
+            confidence_label=ConfidenceLabel.VERY_LOW,
+            warning_flags=_unique(flags),
+            model_id=generator.model_id,
+            corpus_version=corpus_version,
+            timings_ms=timings,
+        )
+
+
+def _checked_query(query: str) -> str:
+    query = (query or "").strip()
+    if not query:
+        raise InputError("the question is empty: ask something, e.g. ragcite ask \"How long is "
+                         "parental leave?\"")
+    if len(query) > MAX_QUERY_CHARS:
+        raise InputError(f"the question is {len(query)} characters long; the limit is "
+                         f"{MAX_QUERY_CHARS}")
+    return query
+
+
+def _superseded_flags(claims: list[CitedClaim], chunks: list[SourceChunk]) -> list[WarningFlag]:
+    by_id = {c.chunk_id: c for c in chunks}
+    return [
+        flag("superseded_source", display=by_id[i].display)
+        for i in dict.fromkeys(i for c in claims for i in c.source_chunk_ids)
+        if i in by_id and by_id[i].document_status is DocumentStatus.SUPERSEDED
+    ]
+
+
+def _unique(flags: list[WarningFlag]) -> list[WarningFlag]:
+    return list(dict.fromkeys(flags))
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 2)
+
+
+@contextmanager
+def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        timings[stage] = _ms(started)

@@ -1,0 +1,96 @@
+"""The API JSON: what programs and the web page receive for an answer.
+
+Sources appear as display metadata (title, version, section, page, url, chunk
+confidence), never as bare internal IDs alone; each claim carries one citation per
+source with its verbatim quote and where the quote lies in the chunk and document.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ragcite.models import Citation, CitedClaim, CitedResponse, SourceChunk
+from ragcite.score.confidence import label_for
+
+
+def source_json(chunk: SourceChunk) -> dict[str, Any]:
+    return {
+        "chunk_id": chunk.chunk_id,
+        "display": chunk.display,
+        "document_id": chunk.document_id,
+        "document_version": chunk.document_version,
+        "title": chunk.document_title,
+        "section": chunk.section_heading,
+        "page": chunk.page_number,
+        "url": chunk.document_url,
+        "document_date": chunk.document_date.isoformat() if chunk.document_date else None,
+        "status": str(chunk.document_status),
+        "char_start": chunk.char_start,
+        "char_end": chunk.char_end,
+        "chunk_text": chunk.chunk_text,
+        "scores": {
+            "vector_similarity": round(chunk.vector_similarity_score, 4),
+            "keyword": round(chunk.keyword_score, 4),
+            "reranker": round(chunk.reranker_score, 4),
+            "composite_confidence": round(chunk.composite_confidence, 4),
+        },
+    }
+
+
+def citation_json(citation: Citation, chunk: SourceChunk | None) -> dict[str, Any]:
+    document_span = None
+    if chunk is not None and citation.quote_start is not None and citation.quote_end is not None:
+        document_span = [chunk.char_start + citation.quote_start,
+                         chunk.char_start + citation.quote_end]
+    return {
+        "chunk_id": citation.chunk_id,
+        "display": citation.display or (chunk.display if chunk else citation.chunk_id),
+        "title": chunk.document_title if chunk else None,
+        "section": chunk.section_heading if chunk else None,
+        "page": chunk.page_number if chunk else None,
+        "url": chunk.document_url if chunk else None,
+        "document_id": chunk.document_id if chunk else None,
+        "document_version": chunk.document_version if chunk else None,
+        "status": str(chunk.document_status) if chunk else None,
+        "chunk_confidence": round(chunk.composite_confidence, 4) if chunk else None,
+        "quote": citation.quote,
+        "quote_status": str(citation.quote_status),
+        "quote_span": [citation.quote_start, citation.quote_end]
+        if citation.quote_start is not None
+        else None,
+        "document_span": document_span,
+        "support": str(citation.support),
+        "support_score": None if citation.support_score is None else round(citation.support_score, 4),
+    }
+
+
+def claim_json(claim: CitedClaim, response: CitedResponse) -> dict[str, Any]:
+    return {
+        "text": claim.claim_text,
+        "confidence": round(claim.attribution_confidence, 4),
+        "confidence_label": str(label_for(claim.attribution_confidence)),
+        "verified": claim.verified,
+        "is_synthesized": claim.is_synthesized,
+        "citations": [citation_json(c, response.chunk(c.chunk_id)) for c in claim.citations],
+    }
+
+
+def response_json(response: CitedResponse) -> dict[str, Any]:
+    """The rendered response (API JSON)."""
+    cited = {i for c in response.cited_claims for i in c.source_chunk_ids}
+    return {
+        "query": response.query,
+        "answer": response.answer_text,
+        "answerable": response.answerable,
+        "overall_confidence": round(response.overall_confidence, 4),
+        "confidence_label": str(response.confidence_label),
+        "claims": [claim_json(c, response) for c in response.cited_claims],
+        "sources": [source_json(c) for c in response.source_chunks if c.chunk_id in cited]
+        if response.answerable
+        else [source_json(c) for c in response.source_chunks],
+        "warnings": [{"code": f.code, "message": f.message} for f in response.warning_flags],
+        "model_id": response.model_id,
+        "corpus_version": response.corpus_version,
+        "retrieved_at": response.retrieval_timestamp.isoformat(),
+        "timings_ms": response.timings_ms,
+    }
