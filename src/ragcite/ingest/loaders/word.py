@@ -1,0 +1,92 @@
+"""Word (.docx): paragraphs and table rows in document order, sections from heading styles."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import docx
+from docx.document import Document as DocxDocument
+from docx.table import Table
+from docx.text.paragraph import Paragraph
+
+from ragcite.errors import IngestError
+from ragcite.ingest.loaders.text import normalize_newlines
+from ragcite.ingest.types import DocumentMetadata, ExtractedText, SectionSpan
+
+BLOCK_SEPARATOR = "\n\n"
+_HEADING_STYLE = re.compile(r"heading\s*(\d)", re.IGNORECASE)
+
+
+def load_docx(path: Path) -> ExtractedText:
+    """Load a .docx; paragraphs are joined by a blank line, a table row is one line."""
+    try:
+        document = docx.Document(str(path))
+        blocks = list(_blocks(document))
+        core_title = document.core_properties.title
+    except Exception as exc:  # BadZipFile, KeyError, PackageNotFoundError, lxml errors, ...
+        detail = " ".join(str(exc).split()) or type(exc).__name__
+        raise IngestError(str(path), f"not a readable Word document: {detail}") from exc
+    parts: list[str] = []
+    sections: list[SectionSpan] = []
+    offset = 0
+    title_style_text: str | None = None
+    for text, level, is_title in blocks:
+        if parts:
+            parts.append(BLOCK_SEPARATOR)
+            offset += len(BLOCK_SEPARATOR)
+        if level is not None:
+            sections.append(
+                SectionSpan(heading=" ".join(text.split()), level=level, char_start=offset)
+            )
+        if is_title and title_style_text is None:
+            title_style_text = " ".join(text.split())
+        parts.append(text)
+        offset += len(text)
+    first_heading = sections[0].heading if sections else None
+    title = (core_title or "").strip() or title_style_text or first_heading
+    return ExtractedText(
+        text="".join(parts),
+        sections=tuple(sections),
+        metadata=DocumentMetadata(title=title),
+    )
+
+
+def _blocks(document: DocxDocument) -> Iterator[tuple[str, int | None, bool]]:
+    """(text, heading level or None, is a Title paragraph) for each non-empty block."""
+    for child in document.element.body.iterchildren():
+        tag = child.tag.rsplit("}", 1)[-1]
+        if tag == "p":
+            paragraph = Paragraph(child, document)
+            text = normalize_newlines(paragraph.text).strip()
+            if text:
+                yield text, *_heading_level(paragraph)
+        elif tag == "tbl":
+            rows = _table_rows(Table(child, document))
+            if rows:
+                yield "\n".join(rows), None, False
+
+
+def _heading_level(paragraph: Paragraph) -> tuple[int | None, bool]:
+    name = paragraph.style.name if paragraph.style is not None else ""
+    name = name or ""
+    if name.lower() == "title":
+        return 1, True
+    match = _HEADING_STYLE.fullmatch(name.strip())
+    return (int(match.group(1)), False) if match else (None, False)
+
+
+def _table_rows(table: Table) -> list[str]:
+    rows: list[str] = []
+    for row in table.rows:
+        cells: list[str] = []
+        seen: set[int] = set()
+        for cell in row.cells:
+            if id(cell._tc) in seen:  # a merged cell repeats across the columns it spans
+                continue
+            seen.add(id(cell._tc))
+            cells.append(" ".join(normalize_newlines(cell.text).split()))
+        if any(cells):
+            rows.append(" | ".join(cells))
+    return rows

@@ -1,0 +1,99 @@
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from ragcite.ingest.sentences import split_sentences
+
+
+def sentences(text: str) -> list[str]:
+    return [text[a:b] for a, b in split_sentences(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Dr. Lee approved it, e.g. for travel. The fee is $1,200.00 per year.",
+            ["Dr. Lee approved it, e.g. for travel.", "The fee is $1,200.00 per year."],
+        ),
+        (
+            "The U.S. office of Acme Inc. is closed. See No. 5 for details. No. We do not.",
+            [
+                "The U.S. office of Acme Inc. is closed.",
+                "See No. 5 for details.",
+                "No.",
+                "We do not.",
+            ],
+        ),
+        (
+            "Rates rose 3.5 percent, i.e. more than planned. Mr. Smith agreed.",
+            ["Rates rose 3.5 percent, i.e. more than planned.", "Mr. Smith agreed."],
+        ),
+        (
+            'He said "Stop." Then he left. (It was late.) Was it? Yes!',
+            ['He said "Stop."', "Then he left.", "(It was late.)", "Was it?", "Yes!"],
+        ),
+        ("The limit is 30. Employees must wait.", ["The limit is 30.", "Employees must wait."]),
+    ],
+)
+def test_abbreviations_decimals_amounts_and_quotes(text: str, expected: list[str]) -> None:
+    assert sentences(text) == expected
+
+
+def test_bullets_and_blank_lines_always_end_a_sentence() -> None:
+    text = (
+        "Bring the following:\n- a laptop\n- your badge\n1. Sign in\n2. Collect keys\n\n"
+        "No period here\n\nNext."
+    )
+    assert sentences(text) == [
+        "Bring the following:",
+        "- a laptop",
+        "- your badge",
+        "1. Sign in",
+        "2. Collect keys",
+        "No period here",
+        "Next.",
+    ]
+
+
+def test_heading_lines_stand_alone_but_wrapped_lines_do_not() -> None:
+    text = (
+        "3. Leave and Holidays\n3.2 Parental leave\nEmployees may take 16 weeks. The employee "
+        "must submit the\nForm A today."
+    )
+    assert sentences(text) == [
+        "3. Leave and Holidays",
+        "3.2 Parental leave",
+        "Employees may take 16 weeks.",
+        "The employee must submit the\nForm A today.",
+    ]
+
+
+def test_offsets_point_into_the_text_within_start_and_end() -> None:
+    text = "Skip this. Keep one. Keep two. Skip too."
+    start = text.index("Keep")
+    end = text.index(" Skip too")
+    spans = split_sentences(text, start, end)
+    assert [text[a:b] for a, b in spans] == ["Keep one.", "Keep two."]
+    assert all(start <= a < b <= end for a, b in spans)
+
+
+def test_whitespace_and_empty_input() -> None:
+    assert split_sentences("") == []
+    assert split_sentences("   \n\n ") == []
+    assert sentences("  One sentence without a stop  ") == ["One sentence without a stop"]
+
+
+def test_is_fast_enough_for_ask_time() -> None:
+    paragraph = (
+        "Employees receive 25 days of leave, e.g. for holidays. The U.S. office pays $1,200.00 "
+        "per year (approx. 3.5% more). Dr. Lee agreed!\n- First item\n- Second item\n\n"
+    )
+    text = paragraph * (2_000_000 // len(paragraph))
+    began = time.perf_counter()
+    spans = split_sentences(text)
+    elapsed = time.perf_counter() - began
+    assert len(spans) > 10_000
+    assert len(text) / elapsed > 5_000_000, f"{len(text) / elapsed / 1e6:.1f} MB/s"
