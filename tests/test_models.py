@@ -10,13 +10,19 @@ from ragcite.models import CitedClaim, SourceChunk
 
 def _chunk(**changes: object) -> SourceChunk:
     fields: dict[str, object] = {
-        "chunk_id": "c_1", "document_id": "d", "document_title": "Data Retention Policy",
-        "chunk_text": "text", "char_start": 0, "char_end": 4,
+        "chunk_id": "c_1",
+        "document_id": "d",
+        "document_title": "Data Retention Policy",
+        "chunk_text": "text",
+        "char_start": 0,
+        "char_end": 4,
     }
     return SourceChunk.model_validate(fields | changes)
 
 
-@pytest.mark.parametrize(("raw", "expected"), [("0.85", 0.85), (" 0.5 ", 0.5), ("85%", 0.85), (1, 1.0)])
+@pytest.mark.parametrize(
+    ("raw", "expected"), [("0.85", 0.85), (" 0.5 ", 0.5), ("85%", 0.85), (1, 1.0)]
+)
 def test_string_confidences_are_coerced(raw: object, expected: float) -> None:
     claim = CitedClaim(claim_text="x", attribution_confidence=raw)  # type: ignore[arg-type]
     assert claim.attribution_confidence == pytest.approx(expected)
@@ -33,7 +39,9 @@ def test_single_source_id_becomes_a_list() -> None:
 
 
 def test_display_names_title_version_section_and_page() -> None:
-    chunk = _chunk(document_date=date(2024, 1, 15), section_heading="Customer records", page_number=2)
+    chunk = _chunk(
+        document_date=date(2024, 1, 15), section_heading="Customer records", page_number=2
+    )
     assert chunk.display == "Data Retention Policy v2024 → Customer records, p. 2"
     assert _chunk().display == "Data Retention Policy"
     assert _chunk(document_version=3).display == "Data Retention Policy v3"

@@ -112,8 +112,8 @@ def load_settings(
             raise ConfigError(f"{path}: not valid TOML ({exc})") from None
     for key, value in (overrides or {}).items():
         _set_dotted(data, key, value)
-    data["store_path"] = store_path or _env_path(STORE_ENV) or data.get("store_path") or (
-        default_store_path()
+    data["store_path"] = (
+        store_path or _env_path(STORE_ENV) or data.get("store_path") or (default_store_path())
     )
     try:
         return Settings.model_validate(data)

@@ -1,10 +1,10 @@
 """The ragcite error tree. Every error a user can cause is one of these.
 
-    RagciteError                  base; the CLI prints its message and exits 1, the API answers 4xx/5xx
+    RagciteError                  base; the CLI prints it and exits 1, the API answers 4xx/5xx
     ├── ConfigError               a setting is invalid or missing (names the setting and the fix)
-    ├── InputError                a user input is unusable: empty question, malformed JSON, bad argument
+    ├── InputError                a user input is unusable: empty question, malformed JSON, ...
     ├── IngestError               a file could not be ingested (names the file and the problem)
-    │   └── UnsupportedFormatError  the file's extension has no loader
+    │   └── UnsupportedFormatError  no loader for the file's extension
     ├── StoreError                the store could not be opened, read or written
     │   └── NotFoundError          a document or chunk ID that the store does not hold
     ├── ModelError                a packaged model is missing or failed to load / run

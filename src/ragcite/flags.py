@@ -17,12 +17,12 @@ MESSAGES: dict[str, str] = {
     "the citation was removed.",
     "claim_dropped": "A claim was removed: {reason}.",
     "partial_attribution": "A claim kept only some of its citations: {reason}.",
-    "quote_not_found": "A quoted passage was not found in its source: \"{quote}\".",
+    "quote_not_found": 'A quoted passage was not found in its source: "{quote}".',
     "quote_repointed": "A quote was found in a different source than the one cited; "
     "the citation now points to {chunk_id}.",
-    "unsupported_claim": "A claim is not supported by its source: \"{claim}\".",
-    "contradicted_claim": "A claim is contradicted by its source: \"{claim}\".",
-    "unattributed_sentence": "A sentence has no citation: \"{sentence}\".",
+    "unsupported_claim": 'A claim is not supported by its source: "{claim}".',
+    "contradicted_claim": 'A claim is contradicted by its source: "{claim}".',
+    "unattributed_sentence": 'A sentence has no citation: "{sentence}".',
     "superseded_source": "A cited source has been superseded by a newer version ({display}).",
     "retried": "The first answer failed verification ({reason}); it was regenerated once.",
     "degraded_to_sources": "No verified answer could be produced; the best sources are shown "

@@ -14,16 +14,37 @@ from ragcite.index.store import NewVersion, SearchFilters
 from ragcite.models import Document, DocumentStatus, SourceChunk
 
 
-def _version(doc_id: str, version: int, texts: list[str], *, corpus: str = "default",
-             access: tuple[str, ...] = (), sha: str | None = None) -> NewVersion:
-    document = Document(document_id=doc_id, corpus=corpus, title=doc_id.title(),
-                        source_uri=f"/tmp/{doc_id}.md", version=version,
-                        content_sha256=sha or f"{doc_id}-{version}", access=access)
+def _version(
+    doc_id: str,
+    version: int,
+    texts: list[str],
+    *,
+    corpus: str = "default",
+    access: tuple[str, ...] = (),
+    sha: str | None = None,
+) -> NewVersion:
+    document = Document(
+        document_id=doc_id,
+        corpus=corpus,
+        title=doc_id.title(),
+        source_uri=f"/tmp/{doc_id}.md",
+        version=version,
+        content_sha256=sha or f"{doc_id}-{version}",
+        access=access,
+    )
     chunks, offset = [], 0
     for i, text in enumerate(texts):
-        chunks.append(SourceChunk(chunk_id=f"{doc_id}-{version}-{i}", document_id=doc_id,
-                                  document_version=version, document_title=document.title,
-                                  chunk_text=text, char_start=offset, char_end=offset + len(text)))
+        chunks.append(
+            SourceChunk(
+                chunk_id=f"{doc_id}-{version}-{i}",
+                document_id=doc_id,
+                document_version=version,
+                document_title=document.title,
+                chunk_text=text,
+                char_start=offset,
+                char_end=offset + len(text),
+            )
+        )
         offset += len(text) + 2
     rng = np.random.default_rng(abs(hash((doc_id, version))) % 2**32)
     vectors = rng.normal(size=(len(texts), 384)).astype(np.float32)
@@ -68,8 +89,9 @@ def test_a_failed_write_changes_nothing(store: SQLiteStore) -> None:
     generation = store.corpus_version()
     duplicate = _version("b", 1, ["x", "y"])
     clash = duplicate.chunks[1].model_copy(update={"chunk_id": "a-1-0"})  # collides with a's chunk
-    broken = NewVersion(duplicate.document, duplicate.text, (), [duplicate.chunks[0], clash],
-                        duplicate.vectors)
+    broken = NewVersion(
+        duplicate.document, duplicate.text, (), [duplicate.chunks[0], clash], duplicate.vectors
+    )
     with pytest.raises(StoreError, match="nothing was changed"):
         store.add_version(broken)
     assert store.latest_version("b") is None

@@ -9,22 +9,36 @@ from ragcite.score.confidence import label_for, score_answer
 
 @pytest.mark.parametrize(
     ("value", "label"),
-    [(0.9, ConfidenceLabel.HIGH), (0.85, ConfidenceLabel.HIGH), (0.7, ConfidenceLabel.MEDIUM),
-     (0.5, ConfidenceLabel.LOW), (0.2, ConfidenceLabel.VERY_LOW)],
+    [
+        (0.9, ConfidenceLabel.HIGH),
+        (0.85, ConfidenceLabel.HIGH),
+        (0.7, ConfidenceLabel.MEDIUM),
+        (0.5, ConfidenceLabel.LOW),
+        (0.2, ConfidenceLabel.VERY_LOW),
+    ],
 )
 def test_labels(value: float, label: ConfidenceLabel) -> None:
     assert label_for(value) is label
 
 
 def _chunk(confidence: float) -> SourceChunk:
-    return SourceChunk(chunk_id="c1", document_id="d", document_title="T", chunk_text="x",
-                       char_start=0, char_end=1, composite_confidence=confidence)
+    return SourceChunk(
+        chunk_id="c1",
+        document_id="d",
+        document_title="T",
+        chunk_text="x",
+        char_start=0,
+        char_end=1,
+        composite_confidence=confidence,
+    )
 
 
 def _claim(status: QuoteStatus, support: float | None) -> CitedClaim:
-    return CitedClaim(claim_text="x", source_chunk_ids=["c1"],
-                      citations=[Citation(chunk_id="c1", quote="x", quote_status=status,
-                                          support_score=support)])
+    return CitedClaim(
+        claim_text="x",
+        source_chunk_ids=["c1"],
+        citations=[Citation(chunk_id="c1", quote="x", quote_status=status, support_score=support)],
+    )
 
 
 def test_overall_blends_claims_and_chunks() -> None:
@@ -37,13 +51,20 @@ def test_verified_strong_claims_score_higher_than_weak_ones() -> None:
     strong = score_answer([_claim(QuoteStatus.EXACT, 0.95)], [_chunk(0.8)], ScoreSettings())
     weak = score_answer([_claim(QuoteStatus.NOT_FOUND, 0.3)], [_chunk(0.3)], ScoreSettings())
     assert strong.overall_confidence > 0.75 > weak.overall_confidence
-    assert [f.code for f in weak.flags] == ["low_overall_confidence", "majority_claims_low_confidence"]
+    assert [f.code for f in weak.flags] == [
+        "low_overall_confidence",
+        "majority_claims_low_confidence",
+    ]
     assert strong.flags == []
 
 
 def test_calibration_map_is_applied() -> None:
-    scored = score_answer([_claim(QuoteStatus.EXACT, 1.0)], [_chunk(1.0)], ScoreSettings(),
-                          calibration=lambda raw: 0.5)
+    scored = score_answer(
+        [_claim(QuoteStatus.EXACT, 1.0)],
+        [_chunk(1.0)],
+        ScoreSettings(),
+        calibration=lambda raw: 0.5,
+    )
     assert scored.claims[0].attribution_confidence == 0.5
 
 

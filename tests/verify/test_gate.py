@@ -1,23 +1,35 @@
-"""The gate on scripted drafts: whatever a generator returns, nothing unverified passes as verified."""
+"""The gate on scripted drafts: nothing unverified ever passes as verified."""
 
 from __future__ import annotations
 
 import pytest
 
-from ragcite.models import DraftAnswer, DraftCitation, DraftClaim, QuoteStatus, SourceChunk, SupportVerdict
+from ragcite.models import (
+    DraftAnswer,
+    DraftCitation,
+    DraftClaim,
+    QuoteStatus,
+    SourceChunk,
+    SupportVerdict,
+)
 from ragcite.verify.gate import verify_answer
 from ragcite.verify.support import default_support_checker
 
 RETENTION = (
-    "Customer PII is deleted three years after account closure. "
-    "Backups are kept for 35 days."
+    "Customer PII is deleted three years after account closure. Backups are kept for 35 days."
 )
 LEAVE = "The primary caregiver receives 20 weeks of parental leave at full pay."
 
 
 def _chunk(chunk_id: str, text: str) -> SourceChunk:
-    return SourceChunk(chunk_id=chunk_id, document_id=chunk_id, document_title=f"Doc {chunk_id}",
-                       chunk_text=text, char_start=0, char_end=len(text))
+    return SourceChunk(
+        chunk_id=chunk_id,
+        document_id=chunk_id,
+        document_title=f"Doc {chunk_id}",
+        chunk_text=text,
+        char_start=0,
+        char_end=len(text),
+    )
 
 
 CHUNKS = [_chunk("c_ret", RETENTION), _chunk("c_leave", LEAVE)]
@@ -54,7 +66,9 @@ def test_exact_quote_passes() -> None:
 
 def test_normalised_quote_passes_with_its_status() -> None:
     result = verify_answer(
-        _draft(_claim("Backups last 35 days.", ("c_ret", "\u201cbackups  are KEPT for 35 days\u201d"))),
+        _draft(
+            _claim("Backups last 35 days.", ("c_ret", "\u201cbackups  are KEPT for 35 days\u201d"))
+        ),
         CHUNKS,
     )
     assert result.claims[0].citations[0].quote_status is QuoteStatus.NORMALIZED
@@ -63,7 +77,9 @@ def test_normalised_quote_passes_with_its_status() -> None:
 
 def test_hallucinated_id_is_dropped_and_flagged() -> None:
     result = verify_answer(
-        _draft(_claim("Backups are kept for 35 days.", ("c_nope", "Backups are kept for 35 days."))),
+        _draft(
+            _claim("Backups are kept for 35 days.", ("c_nope", "Backups are kept for 35 days."))
+        ),
         CHUNKS,
     )
     assert result.claims == []
@@ -73,8 +89,13 @@ def test_hallucinated_id_is_dropped_and_flagged() -> None:
 
 def test_partly_hallucinated_claim_keeps_its_valid_source() -> None:
     result = verify_answer(
-        _draft(_claim("Backups are kept for 35 days.", ("c_ret", "Backups are kept for 35 days."),
-                      ("c_ghost", "x"))),
+        _draft(
+            _claim(
+                "Backups are kept for 35 days.",
+                ("c_ret", "Backups are kept for 35 days."),
+                ("c_ghost", "x"),
+            )
+        ),
         CHUNKS,
     )
     assert [c.source_chunk_ids for c in result.claims] == [["c_ret"]]
@@ -94,8 +115,12 @@ def test_paraphrased_quote_is_not_found_and_never_verified() -> None:
 
 def test_quote_from_another_chunk_is_repointed() -> None:
     result = verify_answer(
-        _draft(_claim("Primary caregivers get 20 weeks.",
-                      ("c_ret", "receives 20 weeks of parental leave at full pay"))),
+        _draft(
+            _claim(
+                "Primary caregivers get 20 weeks.",
+                ("c_ret", "receives 20 weeks of parental leave at full pay"),
+            )
+        ),
         CHUNKS,
     )
     citation = result.claims[0].citations[0]
@@ -106,8 +131,13 @@ def test_quote_from_another_chunk_is_repointed() -> None:
 
 def test_string_confidence_is_accepted() -> None:
     result = verify_answer(
-        _draft(_claim("Backups are kept for 35 days.", ("c_ret", "Backups are kept for 35 days."),
-                      confidence="0.9")),
+        _draft(
+            _claim(
+                "Backups are kept for 35 days.",
+                ("c_ret", "Backups are kept for 35 days."),
+                confidence="0.9",
+            )
+        ),
         CHUNKS,
     )
     assert result.claims[0].attribution_confidence == pytest.approx(0.9)
@@ -132,8 +162,13 @@ def test_claim_without_citations_is_dropped() -> None:
 
 def test_one_citation_per_claim_and_source() -> None:
     result = verify_answer(
-        _draft(_claim("Backups are kept for 35 days.", ("c_ret", "Backups are kept"),
-                      ("[c_ret]", "Backups are kept for 35 days."))),
+        _draft(
+            _claim(
+                "Backups are kept for 35 days.",
+                ("c_ret", "Backups are kept"),
+                ("[c_ret]", "Backups are kept for 35 days."),
+            )
+        ),
         CHUNKS,
     )
     assert len(result.claims[0].citations) == 1
@@ -152,6 +187,8 @@ def test_support_checker_rejects_a_wrong_number(embedder: object) -> None:
     assert not result.passed
     strict = verify_answer(
         _draft(_claim("Backups are kept for 90 days.", ("c_ret", "Backups are kept"))),
-        CHUNKS, support_checker=checker, policy="strict",
+        CHUNKS,
+        support_checker=checker,
+        policy="strict",
     )
     assert strict.claims == []

@@ -18,7 +18,7 @@ TEXT = (
     [
         ("kept for three (3) years", QuoteStatus.EXACT),
         ("  customer records ARE\n kept for three (3) years ", QuoteStatus.NORMALIZED),
-        ('In the EU - under the GDPR - the period is 12 months.', QuoteStatus.NORMALIZED),
+        ("In the EU - under the GDPR - the period is 12 months.", QuoteStatus.NORMALIZED),
         ('staff must use the "secure delete" tool', QuoteStatus.NORMALIZED),
         ("Customer records are kept for three 3 years", QuoteStatus.FUZZY),
         ("Customer records are kept ... the period is 12 months", QuoteStatus.FUZZY),
@@ -46,8 +46,14 @@ def test_words_are_strict_even_when_elided() -> None:
 
 @pytest.mark.parametrize(
     ("cited", "expected"),
-    [("c_ab12", "c_ab12"), ("[c_ab12]", "c_ab12"), ("'C_AB12'", "c_ab12"), ("chunk c_ab12", "c_ab12"),
-     ("c_zz99", None), ("", None)],
+    [
+        ("c_ab12", "c_ab12"),
+        ("[c_ab12]", "c_ab12"),
+        ("'C_AB12'", "c_ab12"),
+        ("chunk c_ab12", "c_ab12"),
+        ("c_zz99", None),
+        ("", None),
+    ],
 )
 def test_cited_ids_resolve_only_to_retrieved_ones(cited: str, expected: str | None) -> None:
     assert resolve_chunk_id(cited, ["c_ab12", "c_cd34"]) == expected

@@ -56,8 +56,11 @@ def search(
     filters = rag.filters(corpora=corpora or None, include_superseded=include_superseded or None)
     chunks, timings = rag.search(query, k=top_k, filters=filters)
     if as_json:
-        payload = {"query": query, "chunks": [source_json(c) for c in chunks],
-                   "timings_ms": timings}
+        payload = {
+            "query": query,
+            "chunks": [source_json(c) for c in chunks],
+            "timings_ms": timings,
+        }
         click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
     else:
         print_chunks(chunks, app.console)

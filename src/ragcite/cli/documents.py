@@ -24,13 +24,20 @@ def documents(app: AppContext, corpus: str | None, as_json: bool) -> None:
     for column in ("document_id", "version", "title", "effective", "status", "corpus"):
         table.add_column(column)
     for d in docs:
-        table.add_row(d.document_id, str(d.version), d.title,
-                      d.effective_date.isoformat() if d.effective_date else "",
-                      str(d.status), d.corpus)
+        table.add_row(
+            d.document_id,
+            str(d.version),
+            d.title,
+            d.effective_date.isoformat() if d.effective_date else "",
+            str(d.status),
+            d.corpus,
+        )
     app.console.print(table)
     counts = app.rag.store.counts()
-    app.console.print(f"{counts.documents} documents, {counts.versions} versions, "
-                      f"{counts.chunks} chunks (corpus version {counts.corpus_version})")
+    app.console.print(
+        f"{counts.documents} documents, {counts.versions} versions, "
+        f"{counts.chunks} chunks (corpus version {counts.corpus_version})"
+    )
 
 
 @click.command()

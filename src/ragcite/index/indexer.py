@@ -200,8 +200,9 @@ def _source_chunks(document: Document, pieces: list[TextChunk]) -> list[SourceCh
         seen[piece.text] = occurrence + 1
         chunks.append(
             SourceChunk(
-                chunk_id=chunk_id_for(document.document_id, document.version, piece.text,
-                                      occurrence),
+                chunk_id=chunk_id_for(
+                    document.document_id, document.version, piece.text, occurrence
+                ),
                 document_id=document.document_id,
                 document_version=document.version,
                 document_title=document.title,
@@ -263,4 +264,3 @@ def _visible_file(path: Path, root: Path) -> bool:
 
 def _ingestible(path: Path, root: Path) -> bool:
     return _visible_file(path, root) and path.suffix.lower() in SUPPORTED_EXTENSIONS
-

@@ -1,10 +1,12 @@
-"""Named, append-only migrations of the embedded store. Never edit one that shipped: add a new one."""
+"""Named, append-only migrations of the embedded store.
+
+Never edit a migration that shipped: add a new one.
+"""
 
 from __future__ import annotations
 
 import sqlite3
 from datetime import UTC, datetime
-
 
 M001_CREATE_TABLES = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

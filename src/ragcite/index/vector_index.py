@@ -6,6 +6,8 @@ store's generation moves past the one the index was built at.
 
 from __future__ import annotations
 
+from typing import Any
+
 import faiss
 import numpy as np
 import numpy.typing as npt
@@ -19,7 +21,9 @@ HNSW_EF_SEARCH = 128
 class VectorIndex:
     """Inner-product search over normalised vectors, keyed by the chunks' SQLite rowids."""
 
-    def __init__(self, dimension: int, ids: npt.NDArray[np.int64], vectors: npt.NDArray[np.float32]):
+    def __init__(
+        self, dimension: int, ids: npt.NDArray[np.int64], vectors: npt.NDArray[np.float32]
+    ):
         if vectors.shape != (len(ids), dimension):
             raise ValueError(f"expected {len(ids)} vectors of {dimension}, got {vectors.shape}")
         self.dimension = dimension
@@ -46,13 +50,16 @@ class VectorIndex:
             return []
         if allowed_ids is not None and len(allowed_ids) == 0:
             return []
-        params = None
+        params: Any = None
         if allowed_ids is not None and len(allowed_ids) < self.size:
             selector = faiss.IDSelectorBatch(allowed_ids)
+            # faiss's generated stubs do not know the selector keywords.
             params = (
-                faiss.SearchParameters(sel=selector)
+                faiss.SearchParameters(sel=selector)  # type: ignore[call-arg]
                 if self.exact
-                else faiss.SearchParametersHNSW(sel=selector, efSearch=HNSW_EF_SEARCH)
+                else faiss.SearchParametersHNSW(  # type: ignore[attr-defined]
+                    sel=selector, efSearch=HNSW_EF_SEARCH
+                )
             )
         scores, ids = self._index.search(query.reshape(1, -1).astype(np.float32), k, params=params)
         return [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=True) if i >= 0]

@@ -40,8 +40,10 @@ def source_json(chunk: SourceChunk) -> dict[str, Any]:
 def citation_json(citation: Citation, chunk: SourceChunk | None) -> dict[str, Any]:
     document_span = None
     if chunk is not None and citation.quote_start is not None and citation.quote_end is not None:
-        document_span = [chunk.char_start + citation.quote_start,
-                         chunk.char_start + citation.quote_end]
+        document_span = [
+            chunk.char_start + citation.quote_start,
+            chunk.char_start + citation.quote_end,
+        ]
     return {
         "chunk_id": citation.chunk_id,
         "display": citation.display or (chunk.display if chunk else citation.chunk_id),
@@ -60,7 +62,9 @@ def citation_json(citation: Citation, chunk: SourceChunk | None) -> dict[str, An
         else None,
         "document_span": document_span,
         "support": str(citation.support),
-        "support_score": None if citation.support_score is None else round(citation.support_score, 4),
+        "support_score": None
+        if citation.support_score is None
+        else round(citation.support_score, 4),
     }
 
 

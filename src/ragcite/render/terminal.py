@@ -38,7 +38,9 @@ def print_response(response: CitedResponse, console: Console) -> None:
         for citation in claim.citations:
             console.print(Text(f"   ↳ {citation.display}", style="cyan"))
             if citation.quote:
-                support = f" · support: {citation.support}" if citation.support_score is not None else ""
+                support = (
+                    f" · support: {citation.support}" if citation.support_score is not None else ""
+                )
                 console.print(
                     Text(f'     "{citation.quote}"', style="italic dim"),
                     Text(f"     quote: {citation.quote_status}{support}", style="dim"),

@@ -31,9 +31,7 @@ def rerank_chunks(
     if not chunks:
         return RerankOutcome([], fast_path=False)
     fast = takes_fast_path(chunks, settings)
-    scores = (
-        [c.vector_similarity_score for c in chunks] if fast else reranker.score(query, chunks)
-    )
+    scores = [c.vector_similarity_score for c in chunks] if fast else reranker.score(query, chunks)
     total = settings.vector_weight + settings.reranker_weight or 1.0
     scored = [
         chunk.model_copy(

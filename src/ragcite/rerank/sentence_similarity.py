@@ -42,6 +42,5 @@ class SentenceSimilarityReranker:
         vectors = self.embedder.embed([query, *texts])
         similarities = vectors[1:] @ vectors[0]
         best = np.zeros(len(chunks), dtype=np.float32)
-        for owner, similarity in zip(owners, similarities, strict=True):
-            best[owner] = max(best[owner], similarity)
-        return [float(min(1.0, max(0.0, s))) for s in best]
+        np.maximum.at(best, np.array(owners, dtype=np.int64), similarities)
+        return [float(s) for s in np.clip(best, 0.0, 1.0)]

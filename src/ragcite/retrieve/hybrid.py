@@ -1,9 +1,9 @@
 """Hybrid retrieval: dense + BM25, fused by reciprocal rank fusion, each retriever's score kept.
 
-    >>> retriever = HybridRetriever(store, embedder)
-    >>> chunks = retriever.retrieve("How long do we keep customer PII?", k=8)
-    >>> chunks[0].vector_similarity_score, chunks[0].keyword_score
-    (0.71, 9.4)
+>>> retriever = HybridRetriever(store, embedder)
+>>> chunks = retriever.retrieve("How long do we keep customer PII?", k=8)
+>>> chunks[0].vector_similarity_score, chunks[0].keyword_score
+(0.71, 9.4)
 """
 
 from __future__ import annotations

@@ -30,8 +30,11 @@ QUOTE_STRENGTH = {
     QuoteStatus.FUZZY: 0.75,
     QuoteStatus.NOT_FOUND: 0.0,
 }
-LABEL_FLOORS = ((ConfidenceLabel.HIGH, 0.85), (ConfidenceLabel.MEDIUM, 0.65),
-                (ConfidenceLabel.LOW, 0.45))
+LABEL_FLOORS = (
+    (ConfidenceLabel.HIGH, 0.85),
+    (ConfidenceLabel.MEDIUM, 0.65),
+    (ConfidenceLabel.LOW, 0.45),
+)
 
 Calibration = Callable[[float], float]
 

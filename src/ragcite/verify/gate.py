@@ -66,8 +66,11 @@ def verify_answer(
     if policy == "strict":
         answer_text = " ".join(c.claim_text for c in kept)
     for sentence in unattributed_sentences(answer_text, [c.claim_text for c in kept]):
-        gate.fail("unattributed_sentence", f'the sentence "{shorten(sentence)}" cites no source',
-                  sentence=shorten(sentence))
+        gate.fail(
+            "unattributed_sentence",
+            f'the sentence "{shorten(sentence)}" cites no source',
+            sentence=shorten(sentence),
+        )
     return GateResult(answer_text, kept, gate.flags, gate.violations)
 
 
@@ -93,8 +96,11 @@ class _Gate:
         citations = self._resolve_ids(number, draft)
         if not citations:
             reason = "it cites no retrieved source" if draft.citations else "it cites no source"
-            self.fail("claim_dropped", f'claim {number} ("{shorten(text)}") was dropped: {reason}',
-                      reason=reason)
+            self.fail(
+                "claim_dropped",
+                f'claim {number} ("{shorten(text)}") was dropped: {reason}',
+                reason=reason,
+            )
             return None
         citations = self._check_quotes(number, citations)
         support = self._check_support(text, citations)
@@ -108,8 +114,11 @@ class _Gate:
                 else "unsupported_claim"
             )
             why = "; ".join(support.reasons) or "the cited text does not say this"
-            self.fail(code, f'claim {number} ("{shorten(text)}") is {support.verdict}: {why}',
-                      claim=shorten(text))
+            self.fail(
+                code,
+                f'claim {number} ("{shorten(text)}") is {support.verdict}: {why}',
+                claim=shorten(text),
+            )
         if not verified and self.policy == "strict":
             self.flags.append(flag("claim_dropped", reason="it could not be verified"))
             return None

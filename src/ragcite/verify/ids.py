@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 
-_DECORATION = re.compile(r"^[\s\[\(\{<\"'`]*(?:chunk|source|id)?[\s:#=_-]*|[\s\]\)\}>\"'`.,;]*$",
-                         re.IGNORECASE)
+_DECORATION = re.compile(
+    r"^[\s\[\(\{<\"'`]*(?:chunk|source|id)?[\s:#=_-]*|[\s\]\)\}>\"'`.,;]*$", re.IGNORECASE
+)
 
 
 def resolve_chunk_id(cited: str, retrieved_ids: list[str]) -> str | None:

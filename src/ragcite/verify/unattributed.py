@@ -26,8 +26,34 @@ _FRAMING = re.compile(
     re.IGNORECASE,
 )
 _STOP = frozenset(
-    "a an and are as at be by for from has have in is it of on or that the this to was were "
-    "will with".split()
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "for",
+        "from",
+        "has",
+        "have",
+        "in",
+        "is",
+        "it",
+        "of",
+        "on",
+        "or",
+        "that",
+        "the",
+        "this",
+        "to",
+        "was",
+        "were",
+        "will",
+        "with",
+    ]
 )
 _BELONGS_OVERLAP = 0.7
 

@@ -1,0 +1,86 @@
+"""The `ragcite` command end to end (real store and models, each test its own store)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from ragcite.cli.main import cli
+
+from ..conftest import DEMO
+
+
+def run(*args: str, store: Path | None = None) -> tuple[int, str]:
+    runner = CliRunner()
+    prefix = ["--store", str(store)] if store else []
+    result = runner.invoke(cli, [*prefix, *args], catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def test_ingest_then_reingest(tmp_path: Path) -> None:
+    store = tmp_path / "s.db"
+    code, out = run("ingest", str(DEMO), store=store)
+    assert code == 0 and "8 added" in out
+    code, out = run("ingest", str(DEMO), store=store)
+    assert code == 0 and "0 added" in out and "8 unchanged" in out
+
+
+def test_ask_json_and_terminal(demo_store_path: Path) -> None:
+    code, out = run(
+        "ask",
+        "How much parental leave does the primary caregiver get?",
+        "--json",
+        store=demo_store_path,
+    )
+    assert code == 0
+    payload = json.loads(out)
+    assert payload["answerable"] and payload["claims"]
+    citation = payload["claims"][0]["citations"][0]
+    assert citation["display"].startswith("Employee Handbook") and citation["page"] == 3
+    assert citation["quote"] and citation["quote_status"] == "exact"
+    assert payload["confidence_label"] in {"HIGH", "MEDIUM", "LOW", "VERY_LOW"}
+    code, out = run(
+        "ask", "How much parental leave does the primary caregiver get?", store=demo_store_path
+    )
+    assert code == 0 and "Employee Handbook" in out and "Answer confidence" in out
+
+
+def test_search_shows_scores(demo_store_path: Path) -> None:
+    code, out = run("search", "backup retention", "--json", "-k", "3", store=demo_store_path)
+    assert code == 0
+    chunks = json.loads(out)["chunks"]
+    assert len(chunks) == 3 and set(chunks[0]["scores"]) == {
+        "vector_similarity",
+        "keyword",
+        "reranker",
+        "composite_confidence",
+    }
+
+
+def test_bad_input_is_one_line_and_exit_code(tmp_path: Path) -> None:
+    store = tmp_path / "s.db"
+    code, out = run("ask", "  ", store=store)
+    assert code == 1 and out.strip().startswith("Error: the question is empty")
+    assert "Traceback" not in out
+    (tmp_path / "bad.txt").write_bytes(b"\xff\xfe\xfa not utf8")
+    code, out = run("ingest", str(tmp_path / "bad.txt"), str(tmp_path / "nope"), store=store)
+    assert code == 1
+    assert "bad.txt" in out and "UTF-8" in out and "nope" in out
+    assert "Traceback" not in out
+
+
+def test_empty_store_ask(tmp_path: Path) -> None:
+    code, out = run("ask", "What is the leave policy?", store=tmp_path / "empty.db")
+    assert code == 0 and "ragcite ingest" in out
+
+
+def test_documents_lists_versions(demo_store_path: Path) -> None:
+    code, out = run("documents", "--json", store=demo_store_path)
+    docs = json.loads(out)
+    assert code == 0
+    retention = sorted(
+        (d["version"], d["status"]) for d in docs if d["document_id"] == "data-retention-policy"
+    )
+    assert retention == [(1, "superseded"), (2, "active")]

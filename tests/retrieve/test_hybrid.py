@@ -1,0 +1,52 @@
+"""Hybrid retrieval on the demo corpus and its labelled questions."""
+
+from __future__ import annotations
+
+import json
+
+from ragcite.pipeline import Ragcite
+
+from ..conftest import ROOT
+
+QUESTIONS = [
+    json.loads(line)
+    for line in (ROOT / "eval" / "demo.jsonl").read_text().splitlines()
+    if line.strip()
+]
+ANSWERABLE = [q for q in QUESTIONS if q["answerable"]]
+
+
+def test_hybrid_recall_at_5_on_the_demo_questions(demo_rag: Ragcite) -> None:
+    hits = 0
+    for question in ANSWERABLE:
+        result = demo_rag.retriever.retrieve(question["query"], 5, demo_rag.filters())
+        hits += any(c.document_id == question["expected_document_id"] for c in result.chunks)
+    assert hits / len(ANSWERABLE) >= 0.9
+
+
+def test_scores_are_kept_from_each_retriever(demo_rag: Ragcite) -> None:
+    result = demo_rag.retriever.retrieve(
+        "How much parental leave does the primary caregiver get?", 8, demo_rag.filters()
+    )
+    assert len(result.chunks) == 8
+    assert result.dense and result.keyword
+    for chunk in result.chunks:
+        assert 0.0 <= chunk.vector_similarity_score <= 1.0
+        assert chunk.keyword_score >= 0.0
+    top = result.chunks[0]
+    assert top.document_id == "employee-handbook" and top.page_number == 3
+    assert top.vector_similarity_score > 0.4 and top.keyword_score > 0
+
+
+def test_superseded_versions_are_filtered_unless_asked(demo_rag: Ragcite) -> None:
+    query = "How long were backups kept under the 2019 policy?"
+    default = demo_rag.retriever.retrieve(query, 8, demo_rag.filters()).chunks
+    assert all(c.document_version != 1 for c in default if c.document_id == "data-retention-policy")
+    every = demo_rag.retriever.retrieve(query, 8, demo_rag.filters(include_superseded=True)).chunks
+    assert any(c.document_id == "data-retention-policy" and c.document_version == 1 for c in every)
+
+
+def test_corpus_filter(demo_rag: Ragcite) -> None:
+    assert (
+        demo_rag.retriever.retrieve("leave", 5, demo_rag.filters(corpora=("other",))).chunks == []
+    )

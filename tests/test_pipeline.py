@@ -1,0 +1,89 @@
+"""ask() end to end on the demo corpus with the real models and store."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragcite.config import load_settings
+from ragcite.errors import InputError
+from ragcite.models import QuoteStatus
+from ragcite.pipeline import NOT_FOUND_TEXT, Ragcite
+
+
+@pytest.mark.parametrize(
+    ("question", "document_id", "words"),
+    [
+        (
+            "How long do we keep customer PII, and does the EU differ from the US?",
+            "data-retention-policy",
+            "12 months",
+        ),
+        (
+            "How much parental leave does the primary caregiver get?",
+            "employee-handbook",
+            "20 weeks",
+        ),
+        ("Can I use SMS codes as my second factor for MFA?", "information-security-policy", "SMS"),
+        (
+            "Until when can hardware bought during the holidays be returned?",
+            "returns-policy",
+            "January 31",
+        ),
+    ],
+)
+def test_answers_cite_verified_quotes(
+    demo_rag: Ragcite, question: str, document_id: str, words: str
+) -> None:
+    response = demo_rag.ask(question)
+    assert response.answerable
+    assert words in response.answer_text
+    assert response.cited_claims
+    for claim in response.cited_claims:
+        assert claim.verified
+        for citation in claim.citations:
+            chunk = response.chunk(citation.chunk_id)
+            assert chunk is not None
+            assert citation.quote_status is QuoteStatus.EXACT
+            assert chunk.chunk_text[citation.quote_start : citation.quote_end] == citation.quote
+    assert any(c.document_id == document_id for c in response.source_chunks)
+    assert 0.0 < response.overall_confidence <= 1.0
+    assert {"retrieve", "rerank", "generate", "verify", "score", "total"} <= set(
+        response.timings_ms
+    )
+
+
+def test_current_version_answers_not_the_superseded_one(demo_rag: Ragcite) -> None:
+    response = demo_rag.ask("How long are system backups kept?")
+    assert "35 days" in response.answer_text and "90 days" not in response.answer_text
+    assert all(
+        c.document_version == 2
+        for c in response.source_chunks
+        if c.document_id == "data-retention-policy"
+    )
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the vesting schedule for employee stock options?",
+        "What is on the cafeteria menu on Fridays?",
+    ],
+)
+def test_unanswerable_questions_show_nearest_sources(demo_rag: Ragcite, question: str) -> None:
+    response = demo_rag.ask(question)
+    assert not response.answerable
+    assert response.answer_text == NOT_FOUND_TEXT
+    assert response.cited_claims == [] and 0 < len(response.source_chunks) <= 3
+    assert "not_answerable" in [f.code for f in response.warning_flags]
+
+
+def test_empty_question_is_a_clear_error(demo_rag: Ragcite) -> None:
+    with pytest.raises(InputError, match="question is empty"):
+        demo_rag.ask("   ")
+
+
+def test_empty_store_says_so(tmp_path: object) -> None:
+    rag = Ragcite.open(load_settings(store_path=tmp_path / "empty.db"))  # type: ignore[operator]
+    response = rag.ask("Anything?")
+    assert not response.answerable and "ragcite ingest" in response.answer_text
+    assert [f.code for f in response.warning_flags] == ["no_documents_retrieved"]
