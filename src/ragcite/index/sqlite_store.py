@@ -16,7 +16,7 @@ import json
 import re
 import sqlite3
 import threading
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from ragcite.errors import NotFoundError, StoreError
 from ragcite.index.migrations import migrate
 from ragcite.index.store import (
     DocumentText,
+    FeedbackRecord,
     NewVersion,
     ScoredChunk,
     SearchFilters,
@@ -42,8 +43,52 @@ _CHUNK_COLUMNS = """
 """
 _WORD = re.compile(r"\w+", re.UNICODE)
 _KEYWORD_STOPWORDS = frozenset(
-    "a an and are as at be by can do does for from has have how i if in is it its of on or our "
-    "that the their there this to was we what when where which who why will with you your".split()
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "can",
+        "do",
+        "does",
+        "for",
+        "from",
+        "has",
+        "have",
+        "how",
+        "i",
+        "if",
+        "in",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "our",
+        "that",
+        "the",
+        "their",
+        "there",
+        "this",
+        "to",
+        "was",
+        "we",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "will",
+        "with",
+        "you",
+        "your",
+    ]
 )
 
 
@@ -97,17 +142,33 @@ class SQLiteStore:
                 db.execute(
                     "UPDATE documents SET status = ?, superseded_by = ? "
                     "WHERE document_id = ? AND status = ?",
-                    (DocumentStatus.SUPERSEDED, doc.version, doc.document_id, DocumentStatus.ACTIVE),
+                    (
+                        DocumentStatus.SUPERSEDED,
+                        doc.version,
+                        doc.document_id,
+                        DocumentStatus.ACTIVE,
+                    ),
                 )
             db.execute(
                 "INSERT INTO documents (document_id, version, corpus, title, url, source_uri, "
-                "content_sha256, effective_date, ingested_at, last_verified, status, superseded_by, "
-                "access, extracted_text, pages) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "content_sha256, effective_date, ingested_at, last_verified, status, "
+                "superseded_by, access, extracted_text, pages) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
-                    stored.document_id, stored.version, stored.corpus, stored.title, stored.url,
-                    stored.source_uri, stored.content_sha256, _iso(stored.effective_date),
-                    _iso(stored.ingested_at), _iso(stored.last_verified), stored.status,
-                    stored.superseded_by, json.dumps(list(stored.access)), version.text,
+                    stored.document_id,
+                    stored.version,
+                    stored.corpus,
+                    stored.title,
+                    stored.url,
+                    stored.source_uri,
+                    stored.content_sha256,
+                    _iso(stored.effective_date),
+                    _iso(stored.ingested_at),
+                    _iso(stored.last_verified),
+                    stored.status,
+                    stored.superseded_by,
+                    json.dumps(list(stored.access)),
+                    version.text,
                     json.dumps([[p.page_number, p.char_start, p.char_end] for p in version.pages]),
                 ),
             )
@@ -118,9 +179,16 @@ class SQLiteStore:
                     "page_number, section_heading, chunk_text, char_start, char_end, vector) "
                     "VALUES (?,?,?,?,?,?,?,?,?,?)",
                     (
-                        chunk.chunk_id, stored.document_id, stored.version, ordinal,
-                        chunk.page_number, chunk.section_heading, chunk.chunk_text,
-                        chunk.char_start, chunk.char_end, vector.tobytes(),
+                        chunk.chunk_id,
+                        stored.document_id,
+                        stored.version,
+                        ordinal,
+                        chunk.page_number,
+                        chunk.section_heading,
+                        chunk.chunk_text,
+                        chunk.char_start,
+                        chunk.char_end,
+                        vector.tobytes(),
                     ),
                 )
                 db.execute(
@@ -165,7 +233,9 @@ class SQLiteStore:
         args: tuple[Any, ...] = ()
         if corpus is not None:
             sql, args = sql + " WHERE corpus = ?", (corpus,)
-        return [_document(r) for r in self._query(sql + " ORDER BY document_id, version DESC", args)]
+        return [
+            _document(r) for r in self._query(sql + " ORDER BY document_id, version DESC", args)
+        ]
 
     def document_text(self, document_id: str, version: int | None = None) -> DocumentText:
         if version is None:
@@ -262,8 +332,9 @@ class SQLiteStore:
             (DocumentStatus.DELETED,),
         ) or (0, 0)
         chunks = self._query_one("SELECT COUNT(*) FROM chunks")
-        return StoreCounts(int(docs), int(versions), int(chunks[0] if chunks else 0),
-                           self.corpus_version())
+        return StoreCounts(
+            int(docs), int(versions), int(chunks[0] if chunks else 0), self.corpus_version()
+        )
 
     def close(self) -> None:
         with self._lock:
@@ -311,7 +382,9 @@ class SQLiteStore:
             rows = self._query("SELECT rowid, vector FROM chunks")
             ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
             vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
-            self._index = VectorIndex(self.dimension, ids, vectors.reshape(len(rows), self.dimension))
+            self._index = VectorIndex(
+                self.dimension, ids, vectors.reshape(len(rows), self.dimension)
+            )
             self._index_generation = generation
             self._eligible_cache.clear()
         return self._index
@@ -355,6 +428,60 @@ class SQLiteStore:
         rows = self._query(sql, args)
         return rows[0] if rows else None
 
+    # -- feedback ------------------------------------------------------------------------------
+
+    def add_feedback(
+        self,
+        query: str,
+        rating: str,
+        *,
+        chunk_id: str | None = None,
+        claim_text: str | None = None,
+        comment: str | None = None,
+        response_json: str | None = None,
+    ) -> FeedbackRecord:
+        created_at = datetime.now(UTC)
+        with self._lock, self._transaction() as db:
+            cursor = db.execute(
+                "INSERT INTO feedback (created_at, query, rating, chunk_id, claim_text, comment, "
+                "response_json) VALUES (?,?,?,?,?,?,?)",
+                (
+                    created_at.isoformat(),
+                    query,
+                    rating,
+                    chunk_id,
+                    claim_text,
+                    comment,
+                    response_json,
+                ),
+            )
+        return FeedbackRecord(
+            int(cursor.lastrowid or 0),
+            created_at,
+            query,
+            rating,
+            chunk_id,
+            claim_text,
+            comment,
+            response_json,
+        )
+
+    def list_feedback(self, limit: int = 100) -> list[FeedbackRecord]:
+        rows = self._query("SELECT * FROM feedback ORDER BY id DESC LIMIT ?", (limit,))
+        return [
+            FeedbackRecord(
+                r["id"],
+                datetime.fromisoformat(r["created_at"]),
+                r["query"],
+                r["rating"],
+                r["chunk_id"],
+                r["claim_text"],
+                r["comment"],
+                r["response_json"],
+            )
+            for r in rows
+        ]
+
 
 class _Transaction:
     """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any error: all of a write or none of it."""
@@ -367,13 +494,17 @@ class _Transaction:
         self._db.execute("BEGIN IMMEDIATE")
         return self._db
 
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: Any) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: Any
+    ) -> None:
         if kind is None:
             self._db.execute("COMMIT")
             return
         self._db.execute("ROLLBACK")
         if isinstance(exc, sqlite3.DatabaseError):
-            raise StoreError(f"{self._path}: store write failed ({exc}); nothing was changed") from None
+            raise StoreError(
+                f"{self._path}: store write failed ({exc}); nothing was changed"
+            ) from None
 
 
 def _filter_sql(filters: SearchFilters) -> tuple[str, tuple[Any, ...]]:
@@ -391,7 +522,8 @@ def _filter_sql(filters: SearchFilters) -> tuple[str, tuple[Any, ...]]:
     if filters.access_groups is not None:
         groups = ",".join("?" * len(filters.access_groups)) or "NULL"
         clauses.append(
-            f"(d.access = '[]' OR EXISTS (SELECT 1 FROM json_each(d.access) WHERE value IN ({groups})))"
+            "(d.access = '[]' OR EXISTS "
+            f"(SELECT 1 FROM json_each(d.access) WHERE value IN ({groups})))"
         )
         args += list(filters.access_groups)
     return (" AND ".join(clauses) or "1"), tuple(args)

@@ -7,6 +7,7 @@ keyword index, and answers dense and keyword searches under filters.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol
 
 import numpy as np
@@ -49,6 +50,20 @@ class DocumentText:
     document: Document
     text: str
     pages: tuple[PageSpan, ...] = ()
+
+
+@dataclass(frozen=True)
+class FeedbackRecord:
+    """A person's judgement of an answer, a claim or a citation, as stored."""
+
+    id: int
+    created_at: datetime
+    query: str
+    rating: str
+    chunk_id: str | None = None
+    claim_text: str | None = None
+    comment: str | None = None
+    response_json: str | None = None
 
 
 @dataclass(frozen=True)
@@ -107,3 +122,20 @@ class Store(Protocol):
     def corpus_version(self) -> str: ...
 
     def close(self) -> None: ...
+
+    def add_feedback(
+        self,
+        query: str,
+        rating: str,
+        *,
+        chunk_id: str | None = None,
+        claim_text: str | None = None,
+        comment: str | None = None,
+        response_json: str | None = None,
+    ) -> FeedbackRecord:
+        """Persist one piece of feedback and return it with its id."""
+        ...
+
+    def list_feedback(self, limit: int = 100) -> list[FeedbackRecord]:
+        """Stored feedback, newest first."""
+        ...

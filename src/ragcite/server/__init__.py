@@ -1,1 +1,1 @@
-"""server stage."""
+"""The HTTP API and the web page (needs the `server` extra: pip install 'ragcite[server]')."""

@@ -1,0 +1,28 @@
+"""`ragcite serve`: the HTTP API and the web page."""
+
+from __future__ import annotations
+
+import click
+
+from ragcite.cli.context import AppContext
+from ragcite.errors import missing_extra
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on.")
+@click.pass_obj
+def serve(app: AppContext, host: str, port: int) -> None:
+    """Serve the HTTP API (schema at /openapi.json) and the web page at /."""
+    try:
+        import uvicorn
+
+        from ragcite.server.app import create_app
+    except ImportError as exc:
+        raise missing_extra(exc.name or "fastapi", "server") from None
+    click.echo(f"ragcite: serving {app.settings.store_path} on http://{host}:{port}/", err=True)
+    uvicorn.run(create_app(app.rag), host=host, port=port, log_level="info")
+
+
+COMMANDS = [serve]

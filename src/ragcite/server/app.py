@@ -1,0 +1,59 @@
+"""The app factory: the API and the web page over one pipeline.
+
+    >>> app = create_app(Ragcite.open(load_settings()))
+    >>> uvicorn.run(app, host="127.0.0.1", port=8000)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+from ragcite import __version__
+from ragcite.pipeline import Ragcite
+from ragcite.server.deps import ServerLimits, ServerState
+from ragcite.server.limits import BodySizeLimit
+from ragcite.server.problems import install_problem_handlers
+from ragcite.server.routes import ask, documents, feedback, health
+
+STATIC = Path(__file__).parent / "static"
+
+
+def create_app(
+    rag: Ragcite, *, limits: ServerLimits | None = None, upload_dir: Path | None = None
+) -> FastAPI:
+    """The FastAPI app serving `rag`: the JSON API (schema at /openapi.json) and the page at /.
+
+    Uploads are kept under `upload_dir` (default: `uploads/` next to the store file).
+    """
+    limits = limits or ServerLimits()
+    app = FastAPI(
+        title="ragcite",
+        version=__version__,
+        summary="Answers from your documents; every claim cites a verified verbatim quote.",
+        docs_url=None,  # the interactive docs pages load scripts from a CDN; the page must not
+        redoc_url=None,
+    )
+    app.state.ragcite = ServerState(
+        rag=rag,
+        limits=limits,
+        upload_dir=upload_dir or rag.settings.store_path.parent / "uploads",
+    )
+    install_problem_handlers(app)
+    for module in (ask, documents, feedback, health):
+        app.include_router(module.router)
+
+    @app.get("/", include_in_schema=False)
+    def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(
+        BodySizeLimit,
+        default_limit=limits.max_json_bytes,
+        limits={"/documents": limits.max_upload_bytes},
+    )
+    return app

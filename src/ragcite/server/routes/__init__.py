@@ -1,0 +1,1 @@
+"""The API routes, one module per resource."""

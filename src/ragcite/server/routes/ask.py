@@ -1,0 +1,37 @@
+"""POST /ask and POST /ask/stream."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import StreamingResponse
+
+from ragcite.render.api import response_json
+from ragcite.server import deps
+from ragcite.server.schemas import AskRequest
+from ragcite.server.sse import answer_events
+
+router = APIRouter(tags=["answers"])
+
+
+@router.post("/ask", summary="Answer a question with verified, cited claims")
+def ask(body: AskRequest, rag: deps.Rag) -> dict[str, Any]:
+    """The rendered CitedResponse: claims, citations with verbatim quotes, sources, warnings."""
+    return response_json(deps.ask(rag, body))
+
+
+@router.post(
+    "/ask/stream",
+    summary="Answer a question as server-sent events",
+    response_class=StreamingResponse,
+    responses={200: {"content": {"text/event-stream": {}}}},
+)
+def ask_stream(body: AskRequest, rag: deps.Rag) -> StreamingResponse:
+    """Events: `started`, `answer` (text pieces), `claim` (each verified claim with its
+    citations), `response` (the same JSON as POST /ask); `error` (problem details)."""
+    return StreamingResponse(
+        answer_events(rag, body),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )

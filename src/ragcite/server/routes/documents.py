@@ -1,0 +1,91 @@
+"""Documents: upload, list, delete, read their text; chunks with their neighbours."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any
+
+from fastapi import APIRouter, File, Form, Query, UploadFile
+from fastapi.responses import JSONResponse
+
+from ragcite.errors import NotFoundError
+from ragcite.ingest.types import DocumentMetadata
+from ragcite.render.api import source_json
+from ragcite.server import deps
+from ragcite.server.uploads import ingest_upload, safe_filename
+from ragcite.server.views import document_json, document_text_json, documents_json
+
+router = APIRouter(tags=["documents"])
+
+
+@router.get("/documents", summary="Documents with their versions and status")
+def list_documents(
+    rag: deps.Rag, corpus: Annotated[str | None, Query(description="Only this corpus.")] = None
+) -> dict[str, Any]:
+    return {"documents": documents_json(rag.store.list_documents(corpus))}
+
+
+@router.post(
+    "/documents",
+    summary="Upload and ingest one file (PDF, HTML, Markdown, DOCX, text)",
+    status_code=201,
+    responses={200: {"description": "The file was ingested before: nothing changed."}},
+)
+def upload_document(
+    state: deps.State,
+    file: Annotated[UploadFile, File(description="The document file.")],
+    title: Annotated[str | None, Form()] = None,
+    url: Annotated[str | None, Form()] = None,
+    document_id: Annotated[str | None, Form()] = None,
+    version: Annotated[int | None, Form(ge=1)] = None,
+    effective_date: Annotated[date | None, Form()] = None,
+    corpus: Annotated[str | None, Form()] = None,
+) -> JSONResponse:
+    """Same validation as `ragcite ingest FILE`: an unsupported, corrupt or empty file is
+    refused with problem details naming it; unchanged bytes are not stored twice."""
+    filename = safe_filename(file.filename)
+    metadata = DocumentMetadata(title=title, url=url, document_id=document_id, version=version,
+                                effective_date=effective_date)
+    outcome = ingest_upload(state.rag, filename, file.file.read(), state.upload_dir,
+                            metadata=metadata, corpus=corpus)
+    assert outcome.document_id is not None and outcome.version is not None
+    stored = state.rag.store.document_text(outcome.document_id, outcome.version).document
+    body = {"status": outcome.status, "filename": filename, "chunks": outcome.chunks,
+            "document": document_json(stored)}
+    return JSONResponse(body, status_code=201 if outcome.status == "added" else 200)
+
+
+@router.delete("/documents/{document_id}", summary="Delete a document (kept for audit)")
+def delete_document(document_id: str, rag: deps.Rag) -> dict[str, Any]:
+    """Every version is marked deleted: never searched again, kept for audit."""
+    return {"document_id": document_id, "versions_deleted": rag.store.delete_document(document_id)}
+
+
+@router.get("/documents/{document_id}/text", summary="A document's text with page boundaries")
+def document_text(
+    document_id: str,
+    rag: deps.Rag,
+    version: Annotated[int | None, Query(ge=1, description="Default: the newest.")] = None,
+) -> dict[str, Any]:
+    """The extracted text that chunk offsets and citations' `document_span` point into."""
+    return document_text_json(rag.store.document_text(document_id, version))
+
+
+@router.get("/chunks/{chunk_id}", summary="A chunk with its document and neighbours")
+def get_chunk(
+    chunk_id: str,
+    rag: deps.Rag,
+    neighbours: Annotated[int, Query(ge=0, le=10, description="Chunks either side.")] = 1,
+) -> dict[str, Any]:
+    found = rag.store.get_chunks([chunk_id])
+    if not found:
+        raise NotFoundError(f"no chunk with id '{chunk_id}' in the store")
+    chunk = found[0]
+    around = rag.store.neighbours(chunk_id, before=neighbours, after=neighbours)
+    document = rag.store.document_text(chunk.document_id, chunk.document_version).document
+    return {
+        "chunk": source_json(chunk),
+        "document": document_json(document),
+        "before": [source_json(c) for c in around if c.char_start < chunk.char_start],
+        "after": [source_json(c) for c in around if c.char_start > chunk.char_start],
+    }

@@ -1,0 +1,27 @@
+"""POST /feedback: kept in the store, next to the documents it judges."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter
+
+from ragcite.server import deps
+from ragcite.server.schemas import FeedbackRequest
+from ragcite.server.views import feedback_json
+
+router = APIRouter(tags=["feedback"])
+
+
+@router.post("/feedback", status_code=201, summary="Record feedback on an answer or citation")
+def add_feedback(body: FeedbackRequest, rag: deps.Rag) -> dict[str, Any]:
+    record = rag.store.add_feedback(
+        body.query,
+        body.rating,
+        chunk_id=body.chunk_id,
+        claim_text=body.claim_text,
+        comment=body.comment,
+        response_json=json.dumps(body.response, ensure_ascii=False) if body.response else None,
+    )
+    return feedback_json(record)

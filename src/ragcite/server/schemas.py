@@ -1,0 +1,51 @@
+"""Request bodies of the API. Responses are the render/api.py JSON and views.py."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from ragcite.pipeline import MAX_QUERY_CHARS
+
+EMPTY_QUESTION = 'the question is empty: ask something, e.g. "How long is parental leave?"'
+
+
+class AskRequest(BaseModel):
+    """A question, with the same options as `ragcite ask`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question: str = Field(
+        max_length=MAX_QUERY_CHARS, examples=["How long do we keep customer PII?"]
+    )
+    top_k: int | None = Field(default=None, ge=1, le=200, description="Chunks to retrieve.")
+    corpora: list[str] | None = Field(default=None, description="Only these corpora.")
+    include_superseded: bool | None = Field(
+        default=None, description="Also search superseded document versions."
+    )
+
+    @field_validator("question")
+    @classmethod
+    def _not_empty(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError(EMPTY_QUESTION)
+        return value.strip()
+
+
+Rating = Literal["helpful", "not_helpful", "wrong_citation", "missing_citation"]
+
+
+class FeedbackRequest(BaseModel):
+    """A person's judgement of an answer, or of one claim or citation in it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS)
+    rating: Rating
+    chunk_id: str | None = Field(default=None, max_length=200)
+    claim_text: str | None = Field(default=None, max_length=4000)
+    comment: str | None = Field(default=None, max_length=4000)
+    response: dict[str, Any] | None = Field(
+        default=None, description="The response JSON the feedback is about, kept for audit."
+    )

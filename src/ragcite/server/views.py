@@ -1,0 +1,68 @@
+"""JSON for documents and their text (answers and chunks render through render/api.py)."""
+
+from __future__ import annotations
+
+from itertools import groupby
+from typing import Any
+
+from ragcite.index.store import DocumentText, FeedbackRecord
+from ragcite.models import Document
+
+
+def version_json(document: Document) -> dict[str, Any]:
+    return {
+        "version": document.version,
+        "version_label": document.version_label,
+        "status": str(document.status),
+        "superseded_by": document.superseded_by,
+        "effective_date": document.effective_date.isoformat() if document.effective_date else None,
+        "ingested_at": document.ingested_at.isoformat(),
+        "last_verified": document.last_verified.isoformat() if document.last_verified else None,
+        "content_sha256": document.content_sha256,
+    }
+
+
+def document_json(document: Document) -> dict[str, Any]:
+    """One document version with its metadata."""
+    return {
+        "document_id": document.document_id,
+        "title": document.title,
+        "corpus": document.corpus,
+        "url": document.url,
+        "source_uri": document.source_uri,
+        "access": list(document.access),
+        **version_json(document),
+    }
+
+
+def documents_json(documents: list[Document]) -> list[dict[str, Any]]:
+    """Documents with every version, newest first; the top level describes the newest."""
+    listed = []
+    for _, group in groupby(documents, key=lambda d: d.document_id):
+        versions = sorted(group, key=lambda d: d.version, reverse=True)
+        listed.append({**document_json(versions[0]),
+                       "versions": [version_json(v) for v in versions]})
+    return listed
+
+
+def document_text_json(text: DocumentText) -> dict[str, Any]:
+    return {
+        "document": document_json(text.document),
+        "text": text.text,
+        "pages": [
+            {"page": p.page_number, "char_start": p.char_start, "char_end": p.char_end}
+            for p in text.pages
+        ],
+    }
+
+
+def feedback_json(record: FeedbackRecord) -> dict[str, Any]:
+    return {
+        "id": record.id,
+        "created_at": record.created_at.isoformat(),
+        "query": record.query,
+        "rating": record.rating,
+        "chunk_id": record.chunk_id,
+        "claim_text": record.claim_text,
+        "comment": record.comment,
+    }
