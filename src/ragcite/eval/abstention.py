@@ -1,0 +1,30 @@
+"""Abstention: does `answerable` match whether the documents answer the question?
+
+The positive class is "answered": precision is the share of answered questions that
+were answerable, recall the share of answerable questions that were answered.
+"""
+
+from __future__ import annotations
+
+from ragcite.eval.metrics import binary_counts
+from ragcite.eval.runner import QuestionTrace
+
+
+def abstention_metrics(traces: list[QuestionTrace]) -> dict[str, float]:
+    counts = binary_counts(
+        [t.response.answerable for t in traces], [t.question.answerable for t in traces]
+    )
+    unanswerable = counts.fp + counts.tn
+    return {
+        "precision": counts.precision,
+        "recall": counts.recall,
+        "f1": counts.f1,
+        "accuracy": counts.accuracy,
+        "abstained_when_unanswerable": counts.tn / unanswerable if unanswerable else float("nan"),
+        "answered": float(counts.tp + counts.fp),
+        "questions": float(len(traces)),
+        "tp": float(counts.tp),
+        "fp": float(counts.fp),
+        "fn": float(counts.fn),
+        "tn": float(counts.tn),
+    }

@@ -1,0 +1,251 @@
+"""Calibration: is a confidence of 0.8 right 80% of the time? Measure it, and fit a map.
+
+Claim points are (raw claim confidence, claim correct); answer points are (overall
+confidence, answer correct) for answered questions. `calibration_report` measures ECE
+(10 bins) and Brier before and after a fitted map on held-out questions: nested
+cross-validation grouped by question (outer folds give every claim a held-out
+calibrated value; inside each, isotonic vs Platt is chosen by inner-fold ECE).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ragcite.config import ScoreSettings
+from ragcite.errors import ConfigError
+from ragcite.eval.metrics import brier_score, expected_calibration_error, reliability_bins
+from ragcite.eval.runner import QuestionTrace
+from ragcite.score.calibration import IsotonicMap, PlattMap
+
+BINS = 10
+OUTER_FOLDS = 5
+INNER_FOLDS = 4
+Map = IsotonicMap | PlattMap
+
+
+@dataclass(frozen=True)
+class Points:
+    confidence: list[float]
+    correct: list[bool]
+    group: list[str]
+
+
+def claim_points(traces: list[QuestionTrace]) -> Points:
+    conf, ok, group = [], [], []
+    for t in traces:
+        for claim, correct in zip(t.response.cited_claims, t.claim_correct, strict=True):
+            conf.append(claim.attribution_confidence)
+            ok.append(correct)
+            group.append(t.question.id)
+    return Points(conf, ok, group)
+
+
+def overall_confidence(
+    trace: QuestionTrace, settings: ScoreSettings, claims: list[float] | None = None
+) -> float:
+    """The answer confidence of `trace` under other blend weights and/or other claim
+    confidences (default: the recorded raw ones), by the formula of `score_answer`."""
+    response = trace.response
+    if not response.answerable or not response.cited_claims:
+        return 0.0
+    values = claims if claims is not None else [c.attribution_confidence
+                                                 for c in response.cited_claims]
+    by_id = trace.chunks_by_id
+    cited = {i for c in response.cited_claims for i in c.source_chunk_ids if i in by_id}
+    chunk_mean = (
+        sum(by_id[i].composite_confidence for i in cited) / len(cited) if cited else 0.0
+    )
+    total = settings.claim_weight + settings.chunk_weight or 1.0
+    value = (settings.claim_weight * sum(values) / len(values)
+             + settings.chunk_weight * chunk_mean) / total
+    return min(1.0, max(0.0, value))
+
+
+def answer_points(
+    traces: list[QuestionTrace],
+    settings: ScoreSettings,
+    claims_of: dict[str, list[float]] | None = None,
+) -> Points:
+    """(overall confidence, answer correct) per answered question; `claims_of` maps a
+    question id to its claims' confidences when they are not the recorded raw ones."""
+    answered = [t for t in traces if t.response.answerable]
+    return Points(
+        [overall_confidence(t, settings, (claims_of or {}).get(t.question.id)) for t in answered],
+        [t.answer_correct for t in answered],
+        [t.question.id for t in answered],
+    )
+
+
+def by_question(points: Points, values: list[float]) -> dict[str, list[float]]:
+    """`values` (one per claim point) grouped by question id, in claim order."""
+    out: dict[str, list[float]] = {}
+    for group, value in zip(points.group, values, strict=True):
+        out.setdefault(group, []).append(value)
+    return out
+
+
+def calibration_metrics(points: Points) -> dict[str, float]:
+    return {
+        "ece": expected_calibration_error(points.confidence, points.correct, BINS),
+        "brier": brier_score(points.confidence, points.correct),
+        "mean_confidence": float(np.mean(points.confidence)) if points.confidence else np.nan,
+        "accuracy": float(np.mean(points.correct)) if points.correct else np.nan,
+        "n": float(len(points.confidence)),
+    }
+
+
+# -- fitting --------------------------------------------------------------------------------
+
+
+def _sklearn() -> Any:
+    try:
+        import sklearn
+    except ImportError:
+        raise ConfigError(
+            "fitting a calibration map needs scikit-learn: pip install 'ragcite[eval]'"
+        ) from None
+    return sklearn
+
+
+def fit_isotonic(confidence: Sequence[float], correct: Sequence[bool]) -> IsotonicMap:
+    _sklearn()
+    from sklearn.isotonic import IsotonicRegression
+
+    model = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip")
+    model.fit(np.asarray(confidence, dtype=np.float64), np.asarray(correct, dtype=np.float64))
+    return IsotonicMap(
+        tuple(float(v) for v in model.X_thresholds_), tuple(float(v) for v in model.y_thresholds_)
+    )
+
+
+def fit_platt(confidence: Sequence[float], correct: Sequence[bool]) -> PlattMap:
+    _sklearn()
+    from sklearn.linear_model import LogisticRegression
+
+    y = np.asarray(correct, dtype=int)
+    if y.min() == y.max():  # one class: a constant map at the observed rate
+        return PlattMap(0.0, 6.0 if y[0] else -6.0)
+    model = LogisticRegression(C=100.0)
+    model.fit(np.asarray(confidence, dtype=np.float64).reshape(-1, 1), y)
+    return PlattMap(float(model.coef_[0][0]), float(model.intercept_[0]))
+
+
+FITTERS: dict[str, Callable[[Sequence[float], Sequence[bool]], Map]] = {
+    "isotonic": fit_isotonic,
+    "platt": fit_platt,
+}
+
+
+def _fold(group: str, folds: int, salt: str) -> int:
+    digest = hashlib.sha256(f"{salt}:{group}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") % folds
+
+
+def _out_of_fold(points: Points, method: str, folds: int, salt: str) -> list[float] | None:
+    """Held-out calibrated values for every point, or None if a fold has nothing to fit."""
+    assign = [_fold(g, folds, salt) for g in points.group]
+    out = [0.0] * len(points.confidence)
+    for fold in range(folds):
+        train = [i for i, f in enumerate(assign) if f != fold]
+        test = [i for i, f in enumerate(assign) if f == fold]
+        if not test:
+            continue
+        if len(train) < 4:
+            return None
+        mapping = FITTERS[method](
+            [points.confidence[i] for i in train], [points.correct[i] for i in train]
+        )
+        for i in test:
+            out[i] = mapping(points.confidence[i])
+    return out
+
+
+def choose_method(points: Points, *, folds: int = INNER_FOLDS, salt: str = "inner") -> str:
+    """isotonic or platt, whichever has the lower cross-validated ECE (Platt on a tie or
+    when there is too little data for folds: it is the safer of the two on small sets)."""
+    scores = {}
+    for method in ("platt", "isotonic"):
+        held_out = _out_of_fold(points, method, folds, salt)
+        scores[method] = (
+            expected_calibration_error(held_out, points.correct, BINS)
+            if held_out is not None
+            else float("inf")
+        )
+    return min(scores, key=lambda m: (scores[m], m != "platt"))
+
+
+def fit_calibration(points: Points) -> tuple[Map, str]:
+    """The map (method chosen by held-out ECE) fitted on all `points`."""
+    if len(points.confidence) < 2:
+        raise ConfigError("too few labelled claims to fit a calibration map (need 2 or more)")
+    method = choose_method(points)
+    return FITTERS[method](points.confidence, points.correct), method
+
+
+def held_out_calibration(points: Points) -> dict[str, Any]:
+    """ECE and Brier before and after calibration, every point judged by a map fitted
+    without its question (outer folds), the method chosen inside each outer fold."""
+    assign = [_fold(g, OUTER_FOLDS, "outer") for g in points.group]
+    after = [0.0] * len(points.confidence)
+    methods = []
+    for fold in range(OUTER_FOLDS):
+        train_idx = [i for i, f in enumerate(assign) if f != fold]
+        test_idx = [i for i, f in enumerate(assign) if f == fold]
+        if not test_idx:
+            continue
+        train = Points(
+            [points.confidence[i] for i in train_idx],
+            [points.correct[i] for i in train_idx],
+            [points.group[i] for i in train_idx],
+        )
+        mapping, method = fit_calibration(train)
+        methods.append(method)
+        for i in test_idx:
+            after[i] = mapping(points.confidence[i])
+    return {
+        "before": calibration_metrics(points),
+        "after": calibration_metrics(Points(after, points.correct, points.group)),
+        "methods_chosen": methods,
+        "after_confidence": after,
+    }
+
+
+# -- reliability diagram --------------------------------------------------------------------
+
+
+def reliability_diagram(curves: dict[str, Points], path: Path, title: str) -> Path:
+    """A PNG: observed frequency against mean confidence per bin, one line per curve."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ConfigError(
+            "reliability diagrams need matplotlib: pip install 'ragcite[eval]'"
+        ) from None
+    fig, ax = plt.subplots(figsize=(5, 5), dpi=110)
+    ax.plot([0, 1], [0, 1], linestyle=":", color="grey", label="perfect calibration")
+    for name, points in curves.items():
+        bins = [b for b in reliability_bins(points.confidence, points.correct, BINS) if b.count]
+        ece = expected_calibration_error(points.confidence, points.correct, BINS)
+        ax.plot(
+            [b.mean_confidence for b in bins],
+            [b.observed for b in bins],
+            marker="o",
+            label=f"{name} (ECE {ece:.3f}, n={len(points.confidence)})",
+        )
+    ax.set(xlim=(0, 1), ylim=(0, 1), xlabel="confidence", ylabel="observed share correct",
+           title=title)
+    ax.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+    plt.close(fig)
+    return path

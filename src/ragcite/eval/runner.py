@@ -1,0 +1,94 @@
+"""Run the pipeline over a labelled question set once, keeping what every metric needs.
+
+    >>> traces = run_questions(rag, load_questions(Path("eval/demo.jsonl")))
+    >>> traces[0].response.answerable, traces[0].claim_correct
+    (True, [True, True])
+
+The run is uncalibrated (claim confidences are the raw blend) so that calibration can
+be measured before and after, and fitted, from the same traces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ragcite.config import Settings
+from ragcite.eval.labels import claim_is_correct
+from ragcite.eval.questions import LabelledQuestion
+from ragcite.models import CitedResponse, SourceChunk
+from ragcite.pipeline import Ragcite
+from ragcite.rerank.composite import rerank_chunks
+
+STAGE_DEPTH = 10  # ranks kept per retrieval stage (MRR@10, nDCG@10)
+STAGES = ("dense", "keyword", "hybrid", "reranked")
+
+
+@dataclass(frozen=True)
+class QuestionTrace:
+    question: LabelledQuestion
+    rankings: dict[str, list[SourceChunk]]  # stage -> chunks, best first
+    response: CitedResponse
+    claim_correct: list[bool]
+
+    @property
+    def chunks_by_id(self) -> dict[str, SourceChunk]:
+        return {c.chunk_id: c for c in self.response.source_chunks}
+
+    @property
+    def answer_correct(self) -> bool:
+        """Answered, and at least half of its claims are correct."""
+        return (
+            self.response.answerable
+            and bool(self.claim_correct)
+            and sum(self.claim_correct) * 2 >= len(self.claim_correct)
+        )
+
+
+def pipeline_view(rag: Ragcite, settings: Settings | None = None) -> Ragcite:
+    """The same stages and store under other settings, without calibration."""
+    return Ragcite(
+        settings or rag.settings,
+        store=rag.store,
+        embedder=rag.embedder,
+        reranker=rag.reranker,
+        generator=rag.generator,
+        support_checker=rag.support_checker,
+        calibration=None,
+    )
+
+
+def run_questions(
+    rag: Ragcite,
+    questions: list[LabelledQuestion],
+    *,
+    settings: Settings | None = None,
+    on_question: Callable[[], None] | None = None,
+) -> list[QuestionTrace]:
+    """Ask every question (uncalibrated) and record each retrieval stage's ranking."""
+    view = pipeline_view(rag, settings)
+    traces = []
+    for question in questions:
+        traces.append(trace_question(view, question))
+        if on_question is not None:
+            on_question()
+    return traces
+
+
+def trace_question(rag: Ragcite, question: LabelledQuestion) -> QuestionTrace:
+    filters = rag.filters()
+    retrieved = rag.retriever.retrieve(question.query, STAGE_DEPTH, filters)
+    reranked = rerank_chunks(question.query, retrieved.chunks, rag.reranker, rag.settings.rerank)
+    response = rag.ask(question.query, filters=filters)
+    chunks = {c.chunk_id: c for c in response.source_chunks}
+    return QuestionTrace(
+        question=question,
+        rankings={
+            "dense": [h.chunk for h in retrieved.dense[:STAGE_DEPTH]],
+            "keyword": [h.chunk for h in retrieved.keyword[:STAGE_DEPTH]],
+            "hybrid": retrieved.chunks,
+            "reranked": reranked.chunks,
+        },
+        response=response,
+        claim_correct=[claim_is_correct(c, chunks, question) for c in response.cited_claims],
+    )

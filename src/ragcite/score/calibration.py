@@ -1,0 +1,93 @@
+"""Calibration maps: raw claim confidence -> observed probability that the claim is correct.
+
+A map is fitted by the evaluation harness (`ragcite eval calibration --fit`) and stored as
+a small JSON file whose path is `score.calibration_path`; only NumPy is needed to apply it.
+
+    >>> calibrate = load_calibration(Path("calibration.json"))
+    >>> round(calibrate(0.8), 2)
+    0.91
+
+File format (version 1), one of:
+    {"format": "ragcite-calibration", "version": 1, "method": "isotonic",
+     "x": [0.1, 0.5, 0.9], "y": [0.05, 0.4, 0.95]}
+    {"format": "ragcite-calibration", "version": 1, "method": "platt", "a": 6.1, "b": -3.2}
+Other keys (what it was fitted on, held-out ECE) are kept for people and ignored here.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ragcite.errors import ConfigError
+from ragcite.score.confidence import Calibration
+
+FORMAT = "ragcite-calibration"
+
+
+@dataclass(frozen=True)
+class IsotonicMap:
+    """A non-decreasing step-free map: linear interpolation between fitted points."""
+
+    x: tuple[float, ...]
+    y: tuple[float, ...]
+
+    def __call__(self, raw: float) -> float:
+        return float(np.interp(raw, self.x, self.y))
+
+
+@dataclass(frozen=True)
+class PlattMap:
+    """A logistic map: 1 / (1 + exp(-(a · raw + b)))."""
+
+    a: float
+    b: float
+
+    def __call__(self, raw: float) -> float:
+        z = self.a * raw + self.b
+        return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
+
+
+def calibration_to_dict(calibration: IsotonicMap | PlattMap) -> dict[str, Any]:
+    if isinstance(calibration, IsotonicMap):
+        body: dict[str, Any] = {"method": "isotonic", "x": list(calibration.x),
+                                "y": list(calibration.y)}
+    else:
+        body = {"method": "platt", "a": calibration.a, "b": calibration.b}
+    return {"format": FORMAT, "version": 1, **body}
+
+
+def calibration_from_dict(data: dict[str, Any]) -> IsotonicMap | PlattMap:
+    if data.get("format") != FORMAT or data.get("version") != 1:
+        raise ValueError("not a version-1 ragcite calibration file")
+    if data["method"] == "platt":
+        return PlattMap(float(data["a"]), float(data["b"]))
+    if data["method"] == "isotonic":
+        x, y = [float(v) for v in data["x"]], [float(v) for v in data["y"]]
+        if not x or len(x) != len(y) or any(b < a for a, b in pairwise(x)):
+            raise ValueError("isotonic x must be non-empty, sorted and as long as y")
+        return IsotonicMap(tuple(x), tuple(y))
+    raise ValueError(f"unknown calibration method {data['method']!r}")
+
+
+def load_calibration(path: str | Path) -> Calibration:
+    """The calibration map stored at `path`; ConfigError naming the file if it is unusable."""
+    path = Path(path).expanduser()
+    try:
+        return calibration_from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ConfigError(
+            f"{path}: not a usable calibration file ({exc}); refit it with "
+            "`ragcite eval calibration eval/demo.jsonl --fit` or unset score.calibration_path"
+        ) from None
+
+
+def optional_calibration(path: str | Path | None) -> Calibration | None:
+    """`load_calibration(path)`, or None when no path is set (the raw blend is used)."""
+    return load_calibration(path) if path else None

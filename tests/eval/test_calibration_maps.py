@@ -1,0 +1,58 @@
+"""Fitting, storing and loading calibration maps."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from ragcite.errors import ConfigError
+from ragcite.eval.calibration import Points, fit_calibration, held_out_calibration
+from ragcite.score.calibration import (
+    IsotonicMap,
+    PlattMap,
+    calibration_to_dict,
+    load_calibration,
+    optional_calibration,
+)
+
+
+def _overconfident(n: int = 300) -> Points:
+    """Raw scores around 0.8 that are right only about half the time."""
+    rng = random.Random(3)
+    conf, ok, group = [], [], []
+    for i in range(n):
+        raw = rng.uniform(0.5, 1.0)
+        conf.append(raw)
+        ok.append(rng.random() < (raw - 0.5) * 1.6)
+        group.append(f"q{i // 2}")
+    return Points(conf, ok, group)
+
+
+def test_fitted_map_lowers_held_out_ece() -> None:
+    points = _overconfident()
+    report = held_out_calibration(points)
+    assert report["after"]["ece"] < report["before"]["ece"] / 2
+    mapping, method = fit_calibration(points)
+    assert method in ("isotonic", "platt")
+    assert mapping(0.55) < mapping(0.95)
+
+
+@pytest.mark.parametrize("mapping", [IsotonicMap((0.2, 0.6, 1.0), (0.1, 0.3, 0.9)),
+                                     PlattMap(6.0, -4.0)])
+def test_map_round_trips_through_json(tmp_path: Path, mapping: IsotonicMap | PlattMap) -> None:
+    path = tmp_path / "calibration.json"
+    path.write_text(json.dumps({**calibration_to_dict(mapping), "note": "kept for people"}))
+    loaded = load_calibration(path)
+    for raw in (0.0, 0.3, 0.7, 1.0):
+        assert loaded(raw) == pytest.approx(mapping(raw))
+    assert optional_calibration(None) is None
+
+
+def test_unusable_file_names_the_fix(tmp_path: Path) -> None:
+    path = tmp_path / "calibration.json"
+    path.write_text('{"format": "something-else"}')
+    with pytest.raises(ConfigError, match=r"calibration\.json.*ragcite eval calibration"):
+        load_calibration(path)
