@@ -1,0 +1,16 @@
+"""Does the cited evidence support the claim? The gate's support step (offline).
+
+>>> from ragcite.index.embedder import MiniLMEmbedder
+>>> checker = default_support_checker(MiniLMEmbedder())
+>>> checker.check("The warranty lasts 7 years.", ["The warranty lasts 3 years."]).verdict
+<SupportVerdict.CONTRADICTED: 'contradicted'>
+"""
+
+from ragcite.verify.support.checker import (
+    LayeredSupportChecker,
+    SupportChecker,
+    SupportResult,
+    default_support_checker,
+)
+
+__all__ = ["LayeredSupportChecker", "SupportChecker", "SupportResult", "default_support_checker"]

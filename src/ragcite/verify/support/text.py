@@ -1,0 +1,413 @@
+"""Shared text handling for the support layers: sentences, content words, numbers.
+
+>>> content_words("The stores were closing at 9 p.m. on Sundays")
+['store', 'clos', '9', 'pm', 'sunday']
+>>> number_values("about 1,200 people, three days, 5%")
+[1200.0, 3.0, 5.0]
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ragcite.ingest.sentences import split_sentences as _spans
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of `text` (the ingest splitter's spans), stripped, blanks dropped."""
+    return [text[a:b].strip() for a, b in _spans(text) if text[a:b].strip()]
+
+
+STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "but",
+        "if",
+        "then",
+        "else",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "with",
+        "from",
+        "as",
+        "into",
+        "onto",
+        "over",
+        "under",
+        "about",
+        "above",
+        "below",
+        "between",
+        "through",
+        "during",
+        "before",
+        "after",
+        "up",
+        "down",
+        "out",
+        "off",
+        "again",
+        "further",
+        "once",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "am",
+        "do",
+        "does",
+        "did",
+        "doing",
+        "have",
+        "has",
+        "had",
+        "having",
+        "can",
+        "could",
+        "should",
+        "would",
+        "may",
+        "might",
+        "must",
+        "shall",
+        "will",
+        "this",
+        "that",
+        "these",
+        "those",
+        "there",
+        "here",
+        "it",
+        "its",
+        "it's",
+        "they",
+        "them",
+        "their",
+        "theirs",
+        "he",
+        "him",
+        "his",
+        "she",
+        "her",
+        "hers",
+        "we",
+        "us",
+        "our",
+        "you",
+        "your",
+        "i",
+        "me",
+        "my",
+        "mine",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "what",
+        "when",
+        "where",
+        "why",
+        "how",
+        "all",
+        "any",
+        "both",
+        "each",
+        "few",
+        "more",
+        "most",
+        "other",
+        "some",
+        "such",
+        "only",
+        "own",
+        "same",
+        "so",
+        "than",
+        "too",
+        "very",
+        "just",
+        "also",
+        "s",
+        "t",
+        "don",
+        "now",
+        "yet",
+        "while",
+        "because",
+        "until",
+        "although",
+        "though",
+        "whether",
+        "per",
+        "via",
+        "like",
+        "well",
+        "get",
+        "got",
+        "one's",
+        "someone",
+        "something",
+    ]
+)
+
+# Words that flip a statement; "no longer" and friends are matched as phrases.
+NEGATIONS = frozenset(
+    [
+        "not",
+        "no",
+        "never",
+        "none",
+        "nobody",
+        "nothing",
+        "neither",
+        "nor",
+        "cannot",
+        "can't",
+        "won't",
+        "don't",
+        "doesn't",
+        "didn't",
+        "isn't",
+        "aren't",
+        "wasn't",
+        "weren't",
+        "hasn't",
+        "haven't",
+        "hadn't",
+        "shouldn't",
+        "wouldn't",
+        "couldn't",
+        "mustn't",
+        "without",
+        "except",
+        "unless",
+        "lacks",
+        "lack",
+        "lacking",
+        "fails",
+        "failed",
+    ]
+)
+NEGATION_PHRASES = ("no longer", "rather than", "instead of", "not only")
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’.-]*[A-Za-z]|[A-Za-z]|\$?\d[\d,]*(?:\.\d+)?%?[kKmMbB]?\b")
+_SUFFIXES = (
+    "ational",
+    "ization",
+    "ations",
+    "ation",
+    "ments",
+    "ment",
+    "ness",
+    "ingly",
+    "ings",
+    "ing",
+    "edly",
+    "ies",
+    "ied",
+    "ers",
+    "er",
+    "ed",
+    "es",
+    "ly",
+    "s",
+)
+
+
+@lru_cache(maxsize=200_000)
+def stem(word: str) -> str:
+    """A light suffix-stripping stem; good enough to match 'closing' with 'closed'."""
+    w = word.lower().replace("’", "'").removesuffix("'s").strip("'.-").replace(".", "")
+    if w.isdigit() or len(w) <= 3:
+        return w
+    for suffix in _SUFFIXES:
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            w = w[: -len(suffix)]
+            break
+    return w[:-1] if w.endswith("e") and len(w) > 4 else w
+
+
+def words(text: str) -> list[str]:
+    """Word and number tokens as written."""
+    return _WORD.findall(text)
+
+
+def content_words(text: str) -> list[str]:
+    """Stemmed, lower-cased tokens with stopwords removed; numbers kept in canonical form."""
+    out: list[str] = []
+    for token in words(text):
+        lower = token.lower().replace("’", "'")
+        if lower in STOPWORDS or lower in NEGATIONS:
+            continue
+        if token[0].isdigit() or token[0] == "$":
+            values = number_values(token)
+            out.extend(_canonical(v) for v in values)
+            continue
+        out.append(stem(lower))
+    return out
+
+
+def _canonical(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:g}"
+
+
+_NUMBER_WORDS: dict[str, float] = {
+    w: i
+    for i, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+            "twenty",
+        ]
+    )
+}
+_NUMBER_WORDS.update(
+    {
+        "thirty": 30,
+        "forty": 40,
+        "fifty": 50,
+        "sixty": 60,
+        "seventy": 70,
+        "eighty": 80,
+        "ninety": 90,
+        "hundred": 100,
+        "dozen": 12,
+        "first": 1,
+        "second": 2,
+        "third": 3,
+        "fourth": 4,
+        "fifth": 5,
+        "sixth": 6,
+        "seventh": 7,
+        "eighth": 8,
+        "ninth": 9,
+        "tenth": 10,
+        "half": 0.5,
+        "twice": 2,
+        "double": 2,
+        "triple": 3,
+    }
+)
+_SCALES = {
+    "thousand": 1e3,
+    "k": 1e3,
+    "million": 1e6,
+    "m": 1e6,
+    "mn": 1e6,
+    "billion": 1e9,
+    "b": 1e9,
+    "bn": 1e9,
+    "trillion": 1e12,
+}
+_NUMBER = re.compile(
+    r"(?<![\w.])\$?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:st|nd|rd|th)?\s*(%|percent\b|per cent\b)?"
+    r"\s*(thousand|million|billion|trillion|bn|mn|[kKmMbB])?\b",
+)
+_NUMBER_WORD = re.compile(
+    r"\b(" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r")\b"
+    r"(?:\s+(thousand|million|billion|trillion))?",
+    re.IGNORECASE,
+)
+
+
+def number_values(text: str, *, include_words: bool = True) -> list[float]:
+    """Numeric values written in `text`: digits (with separators, scales, %) and number words.
+
+    "1,200" and "1200" and "1.2 thousand" are all 1200; "three" is 3; "$5k" is 5000.
+    """
+    found: list[tuple[int, float]] = []
+    for match in _NUMBER.finditer(text):
+        integer, fraction, _percent, scale = match.groups()
+        value = float(integer.replace(",", "") + ("." + fraction if fraction else ""))
+        if scale:
+            value *= _SCALES[scale.lower()]
+        found.append((match.start(), value))
+    if include_words:
+        for match in _NUMBER_WORD.finditer(text):
+            word, scale = match.groups()
+            value = float(_NUMBER_WORDS[word.lower()])
+            if scale:
+                value *= _SCALES[scale.lower()]
+            found.append((match.start(), value))
+    return [v for _, v in sorted(found)]
+
+
+_WEAK_NUMBER_WORDS = frozenset(
+    ["zero", "one", "first", "second", "half", "double", "twice", "triple", "dozen"]
+)
+
+
+def claim_numbers(text: str) -> list[tuple[str, float]]:
+    """Numbers a claim commits to, as (surface text, value): digits and number words,
+    minus words that are rarely quantities ("one of", "first", "second")."""
+    out: list[tuple[int, str, float]] = []
+    for match in _NUMBER.finditer(text):
+        integer, fraction, _percent, scale = match.groups()
+        value = float(integer.replace(",", "") + ("." + fraction if fraction else ""))
+        if scale:
+            value *= _SCALES[scale.lower()]
+        out.append((match.start(), match.group(0).strip(), value))
+    for match in _NUMBER_WORD.finditer(text):
+        word, scale = match.groups()
+        if word.lower() in _WEAK_NUMBER_WORDS and not scale:
+            continue
+        value = float(_NUMBER_WORDS[word.lower()]) * (_SCALES[scale.lower()] if scale else 1.0)
+        out.append((match.start(), match.group(0).strip(), value))
+    return [(surface, value) for _, surface, value in sorted(out)]
+
+
+def has_negation(text: str) -> bool:
+    """True when `text` contains a negation word or phrase."""
+    lower = text.lower().replace("’", "'")
+    if any(phrase in lower for phrase in NEGATION_PHRASES):
+        return True
+    return any(token in NEGATIONS or token.endswith("n't") for token in lower.split())
+
+
+_ENTITY = re.compile(
+    r"\b(?:[A-Z]\.){2,}|\b[A-Z][\w'’&-]*(?:\s+(?:of\s+|the\s+|de\s+|van\s+|von\s+)?[A-Z][\w'’&-]*)*"
+)
+
+
+def named_entities(text: str) -> list[str]:
+    """Capitalised word runs, leading stopwords dropped ("The Beatles" -> "Beatles")."""
+    out: list[str] = []
+    for match in _ENTITY.finditer(text):
+        parts = match.group(0).strip(" .'’-").split()
+        while parts and (parts[0].lower() in STOPWORDS or parts[0].lower() in NEGATIONS):
+            parts = parts[1:]
+        entity = " ".join(parts)
+        if len(entity) > 1 and entity.lower() not in _NUMBER_WORDS:
+            out.append(entity)
+    return out

@@ -1,0 +1,73 @@
+"""The shipped support checker end to end: real embedder, shipped model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ragcite.index.embedder import MiniLMEmbedder
+from ragcite.models import SupportVerdict
+from ragcite.verify.support import SupportChecker, SupportResult, default_support_checker
+
+PAIRS = [
+    json.loads(line)
+    for line in (Path(__file__).parents[1] / "data" / "support_pairs.jsonl")
+    .read_text()
+    .splitlines()
+    if line.strip()
+]
+
+
+@pytest.fixture(scope="module")
+def checker() -> SupportChecker:
+    return default_support_checker(MiniLMEmbedder())
+
+
+@pytest.fixture(scope="module")
+def results(checker: SupportChecker) -> list[SupportResult]:
+    return checker.check_many([(p["claim"], p["evidence"]) for p in PAIRS])
+
+
+@pytest.mark.parametrize("index", range(len(PAIRS)), ids=[p["kind"] for p in PAIRS])
+def test_hand_written_pairs(results: list[SupportResult], index: int) -> None:
+    pair, result = PAIRS[index], results[index]
+    assert result.verdict.value in pair["expected"], (pair["claim"], result)
+
+
+def test_paraphrases_accepted_at_least_90_percent(results: list[SupportResult]) -> None:
+    verdicts = [r.verdict for p, r in zip(PAIRS, results, strict=True) if p["kind"] == "paraphrase"]
+    assert sum(v is SupportVerdict.SUPPORTED for v in verdicts) >= 0.9 * len(verdicts)
+
+
+def test_scores_are_probabilities(results: list[SupportResult]) -> None:
+    assert all(0.0 <= r.score <= 1.0 for r in results)
+    assert all(r.signals for r in results)
+
+
+def test_check_many_equals_check(checker: SupportChecker, results: list[SupportResult]) -> None:
+    for pair, batched in list(zip(PAIRS, results, strict=True))[::4]:
+        single = checker.check(pair["claim"], pair["evidence"])
+        assert single.verdict == batched.verdict
+        assert single.score == pytest.approx(batched.score, abs=1e-5)
+        assert single.best_evidence == batched.best_evidence
+
+
+def test_wrong_number_names_both_numbers(checker: SupportChecker) -> None:
+    result = checker.check("The warranty lasts 7 years.", ["Warranty. The warranty lasts 3 years."])
+    assert result.verdict is SupportVerdict.CONTRADICTED
+    assert "number 7 in the claim is not in the evidence (evidence says 3)" in result.reasons
+    assert result.best_evidence == "The warranty lasts 3 years."
+
+
+def test_without_embedder_lexical_and_hard_checks_only() -> None:
+    lexical = default_support_checker()
+    supported = lexical.check(
+        "Employees receive 25 days of paid annual leave.",
+        ["Every employee is entitled to 25 days of paid annual leave per year."],
+    )
+    unrelated = lexical.check("The cafeteria serves vegan lunches.", ["Leave is 25 days."])
+    assert "sem_max" not in supported.signals
+    assert supported.score > unrelated.score
+    assert unrelated.verdict is SupportVerdict.UNSUPPORTED
