@@ -29,7 +29,7 @@ def _coerce_score(value: Any) -> Any:
 
 
 Score = Annotated[float, BeforeValidator(_coerce_score), Field(ge=0.0, le=1.0)]
-OptionalScore = Annotated[float | None, BeforeValidator(_coerce_score), Field(ge=0.0, le=1.0)]
+OptionalScore = Score | None
 
 
 def utc_now() -> datetime:
