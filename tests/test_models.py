@@ -5,7 +5,7 @@ from datetime import date
 import pytest
 from pydantic import ValidationError
 
-from ragcite.models import CitedClaim, SourceChunk
+from ragcite.models import Citation, CitedClaim, DraftClaim, SourceChunk
 
 
 def _chunk(**changes: object) -> SourceChunk:
@@ -50,3 +50,8 @@ def test_display_names_title_version_section_and_page() -> None:
 def test_chunks_are_immutable() -> None:
     with pytest.raises(ValidationError):
         _chunk().chunk_text = "rewritten"  # type: ignore[misc]
+
+
+def test_optional_scores_accept_none_and_coerce_strings() -> None:
+    assert DraftClaim(claim_text="x", attribution_confidence=None).attribution_confidence is None
+    assert Citation(chunk_id="c", support_score="90%").support_score == pytest.approx(0.9)
