@@ -64,6 +64,10 @@ class GenerateSettings(_Section):
     # A sentence must reach this relevance to the question to be answered with.
     min_sentence_relevance: float = Field(default=0.45, ge=0.0, le=1.0)
     llm: str | None = None  # "openai:gpt-4o-mini", "local:PATH.gguf", ...
+    # LLM generators only: answer length, time limit, and how many top chunks they read.
+    llm_max_tokens: int = Field(default=1024, ge=16, le=32_768)
+    llm_timeout_s: float = Field(default=120.0, gt=0.0)
+    llm_max_chunks: int = Field(default=6, ge=1, le=50)
 
 
 class ScoreSettings(_Section):

@@ -1,0 +1,185 @@
+"""Claude through the Anthropic Messages API, with its native citations.
+
+Each retrieved chunk is sent as its own plain-text document block (citations enabled,
+title = the chunk's display metadata). Claude answers in text blocks; a block that
+carries citations becomes one claim, each citation a DraftCitation whose quote is the
+`cited_text` Claude copied from the document (char or page location mapped back to
+our chunk by `document_index`). Uncited text stays in `answer_text`, where the gate
+flags any fact-bearing sentence it finds. The same gate checks everything.
+
+    >>> gen = AnthropicGenerator("claude-sonnet-4-5")          # key from $ANTHROPIC_API_KEY
+    >>> draft = gen.generate("How long is parental leave?", chunks)
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from ragcite.errors import ConfigError, GenerationError, missing_extra
+from ragcite.generate.parse import UnusableOutputError
+from ragcite.generate.prompt import retry_prompt
+from ragcite.models import DraftAnswer, DraftCitation, DraftClaim, SourceChunk
+
+ANTHROPIC_BASE_URL = "https://api.anthropic.com/v1"
+ANTHROPIC_KEY_ENV = "ANTHROPIC_API_KEY"
+ANTHROPIC_VERSION = "2023-06-01"
+NOT_FOUND_MARK = "NOT_IN_DOCUMENTS"
+
+INSTRUCTIONS = (
+    "Answer the question using only the documents above, citing them for every statement. "
+    "Make no statement the documents do not support; add no background or framing. If the "
+    f"documents do not answer the question, reply with exactly {NOT_FOUND_MARK}.\n\n"
+    "Question: {query}"
+)
+
+
+class AnthropicGenerator:
+    """Claude with native citations; the quotes come from the API, not from free text."""
+
+    can_retry = True
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str = ANTHROPIC_BASE_URL,
+        api_key_env: str = ANTHROPIC_KEY_ENV,
+        max_tokens: int = 1024,
+        max_chunks: int = 8,
+        timeout_s: float = 120.0,
+    ) -> None:
+        try:
+            import httpx
+        except ImportError:
+            raise missing_extra("httpx", "llm") from None
+        key = os.environ.get(api_key_env, "").strip()
+        if not key:
+            raise ConfigError(f"no Anthropic API key: set the {api_key_env} environment variable")
+        self._client = httpx.Client(
+            base_url=base_url.rstrip("/"),
+            headers={"x-api-key": key, "anthropic-version": ANTHROPIC_VERSION},
+            timeout=httpx.Timeout(timeout_s),
+        )
+        self._key_env = api_key_env
+        self.model = model
+        self.model_id = f"anthropic:{model}"
+        self.max_tokens = max_tokens
+        self.max_chunks = max_chunks
+
+    def __repr__(self) -> str:  # never shows the key
+        return f"AnthropicGenerator({self.model!r})"
+
+    def generate(
+        self, query: str, chunks: list[SourceChunk], *, violations: list[str] | None = None
+    ) -> DraftAnswer:
+        import httpx
+
+        chunks = chunks[: self.max_chunks]
+        body = messages_request(self.model, query, chunks, violations=violations,
+                                max_tokens=self.max_tokens)
+        try:
+            response = self._client.post("/messages", json=body)
+        except httpx.TimeoutException:
+            raise GenerationError(f"{self.model_id}: no answer within the timeout") from None
+        except httpx.HTTPError as exc:
+            raise GenerationError(
+                f"cannot reach the Anthropic API ({type(exc).__name__})"
+            ) from None
+        if response.status_code in (401, 403):
+            raise GenerationError(f"the Anthropic API rejected the request "
+                                  f"({response.status_code}): check ${self._key_env}")
+        if response.status_code >= 400:
+            raise GenerationError(f"{self.model_id}: HTTP {response.status_code}: "
+                                  f"{response.text[:200]}")
+        try:
+            payload = response.json()
+        except ValueError:
+            raise GenerationError(f"{self.model_id}: the response is not JSON") from None
+        return draft_from_message(payload, chunks, model_id=self.model_id)
+
+    def close(self) -> None:
+        self._client.close()
+
+
+def messages_request(
+    model: str,
+    query: str,
+    chunks: list[SourceChunk],
+    *,
+    violations: list[str] | None = None,
+    max_tokens: int = 1024,
+) -> dict[str, Any]:
+    """The Messages API request body: one document block per chunk, then the question."""
+    content: list[dict[str, Any]] = [
+        {
+            "type": "document",
+            "source": {"type": "text", "media_type": "text/plain", "data": chunk.chunk_text},
+            "title": chunk.display,
+            "context": f"source ID {chunk.chunk_id}",
+            "citations": {"enabled": True},
+        }
+        for chunk in chunks
+    ]
+    text = INSTRUCTIONS.format(query=query)
+    if violations:
+        text += "\n\n" + retry_prompt(violations)
+    content.append({"type": "text", "text": text})
+    return {
+        "model": model,
+        "max_tokens": max_tokens,
+        "temperature": 0,
+        "messages": [{"role": "user", "content": content}],
+    }
+
+
+def draft_from_message(
+    payload: dict[str, Any], chunks: list[SourceChunk], *, model_id: str
+) -> DraftAnswer:
+    """Map a Messages API response with citations onto a DraftAnswer."""
+    blocks = payload.get("content")
+    if not isinstance(blocks, list):
+        raise GenerationError(f"{model_id}: the response has no content")
+    texts: list[str] = []
+    claims: list[DraftClaim] = []
+    for block in blocks:
+        if not isinstance(block, dict) or block.get("type") != "text":
+            continue
+        text = str(block.get("text", ""))
+        texts.append(text)
+        citations = [
+            c for c in (_citation(raw, chunks) for raw in block.get("citations") or []) if c
+        ]
+        if citations and text.strip():
+            claims.append(DraftClaim(
+                claim_text=text.strip(),
+                citations=citations,
+                is_synthesized=len({c.chunk_id for c in citations}) > 1,
+            ))
+    answer_text = " ".join("".join(texts).split())
+    if not answer_text:
+        reason = payload.get("stop_reason")
+        raise UnusableOutputError(f"{model_id} returned no text (stop_reason: {reason})")
+    if NOT_FOUND_MARK in answer_text and not claims:
+        return DraftAnswer(answer_text="", claims=[], answerable=False, model_id=model_id)
+    served = payload.get("model")
+    return DraftAnswer(answer_text=answer_text, claims=claims, answerable=True,
+                       model_id=f"anthropic:{served}" if served else model_id)
+
+
+def _citation(raw: Any, chunks: list[SourceChunk]) -> DraftCitation | None:
+    """One API citation (char_location, page_location, content_block_location) as ours."""
+    if not isinstance(raw, dict):
+        return None
+    index = raw.get("document_index")
+    if not isinstance(index, int) or not 0 <= index < len(chunks):
+        # A document the request never sent: keep it visible for the gate to reject.
+        return DraftCitation(chunk_id=f"document_index:{index}",
+                             quote=str(raw.get("cited_text", "")))
+    chunk = chunks[index]
+    quote = str(raw.get("cited_text", "")).strip()
+    start, end = raw.get("start_char_index"), raw.get("end_char_index")
+    if (raw.get("type") == "char_location" and isinstance(start, int) and isinstance(end, int)
+            and 0 <= start < end <= len(chunk.chunk_text) and not quote):
+        quote = chunk.chunk_text[start:end].strip()
+    return DraftCitation(chunk_id=chunk.chunk_id, quote=quote)
