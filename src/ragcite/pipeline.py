@@ -8,9 +8,11 @@
     'Data Retention Policy v2024 → Customer records'
 
 ask(): retrieve → rerank → generate → verify (the gate) → score, with the ladder:
-a draft that fails the gate is regenerated once with its violations named (for
-generators that can use them); if the answer still has no verified claim, it
-degrades to "the sources, without the claim".
+a draft that fails the gate, cannot be read, or scores below
+`gate.min_overall_confidence` is regenerated once with its violations named (for
+generators that can use them, when `gate.retry_on_failure`); if the final answer has
+no verified claim or is still below the confidence floor, it degrades to "the
+sources, without the claim". Each step is in `warning_flags` and `timings_ms`.
 """
 
 from __future__ import annotations
@@ -18,13 +20,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ragcite.config import Settings
 from ragcite.errors import InputError
 from ragcite.flags import flag
 from ragcite.generate.base import Generator
-from ragcite.generate.extractive import ExtractiveGenerator
+from ragcite.generate.factory import build_generator
+from ragcite.generate.parse import UnusableOutputError
 from ragcite.index.cached_embedder import CachedEmbedder
 from ragcite.index.embedder import Embedder, MiniLMEmbedder
 from ragcite.index.indexer import FileOutcome, Indexer, IngestReport
@@ -44,7 +48,7 @@ from ragcite.rerank.base import Reranker
 from ragcite.rerank.composite import rerank_chunks
 from ragcite.rerank.sentence_similarity import SentenceSimilarityReranker
 from ragcite.retrieve.hybrid import HybridRetriever
-from ragcite.score.confidence import Calibration, score_answer
+from ragcite.score.confidence import Calibration, ScoredAnswer, score_answer
 from ragcite.verify.gate import GateResult, verify_answer
 from ragcite.verify.support import SupportChecker, default_support_checker
 
@@ -96,11 +100,7 @@ class Ragcite:
             embedder=embedder,
             reranker=SentenceSimilarityReranker(embedder),
             generator=generator
-            or ExtractiveGenerator(
-                embedder,
-                max_claims=settings.generate.max_claims,
-                min_relevance=settings.generate.min_sentence_relevance,
-            ),
+            or build_generator(settings.generate.llm or "extractive", embedder, settings.generate),
             support_checker=default_support_checker(embedder),
         )
 
@@ -179,32 +179,32 @@ class Ragcite:
         if not chunks:
             return self._unanswerable(query, [], [flag("no_documents_retrieved")], generator,
                                       corpus_version, timings, started)
+        attempt = self._attempt(query, chunks, generator, timings)
         flags: list[WarningFlag] = []
-        with _timed(timings, "generate"):
-            draft = generator.generate(query, chunks)
-        with _timed(timings, "verify"):
-            gate = self._gate(draft, chunks)
-        if not gate.passed and getattr(generator, "can_retry", False) and (
-            self.settings.gate.retry_on_failure
+        if (
+            self._needs_retry(attempt)
+            and getattr(generator, "can_retry", False)
+            and self.settings.gate.retry_on_failure
         ):
-            flags.append(flag("retried", reason="; ".join(gate.violations[:3])))
-            with _timed(timings, "generate_retry"):
-                draft = generator.generate(query, chunks, violations=gate.violations)
-            with _timed(timings, "verify_retry"):
-                gate = self._gate(draft, chunks)
+            violations = self._violations(attempt)
+            flags.append(flag("retried", reason="; ".join(violations[:3])))
+            attempt = self._attempt(query, chunks, generator, timings, violations=violations,
+                                    step="_retry")
+        if attempt.error is not None:
+            flags += [flag("generation_failed", reason=attempt.error),
+                      flag("degraded_to_sources")]
+            return self._unanswerable(query, chunks, flags, generator, corpus_version, timings,
+                                      started, text=DEGRADED_TEXT)
+        draft, gate, scored = attempt.draft, attempt.gate, attempt.scored
         if not draft.answerable or (not draft.claims and not gate.flags):
             return self._unanswerable(query, chunks, [*flags, flag("not_answerable")],
                                       generator, corpus_version, timings, started)
         flags += gate.flags
-        if not any(c.verified for c in gate.claims):
+        if self._needs_degrading(attempt):
             flags.append(flag("degraded_to_sources"))
-            return self._unanswerable(query, chunks, flags, generator, corpus_version, timings,
-                                      started, text=DEGRADED_TEXT)
-        with _timed(timings, "score"):
-            scored = score_answer(
-                gate.claims, chunks, self.settings.score, calibration=self.calibration,
-                self_reported=[c.attribution_confidence or None for c in gate.claims],
-            )
+            return self._unanswerable(query, _sources_first(chunks, gate.claims), flags,
+                                      generator, corpus_version, timings, started,
+                                      text=DEGRADED_TEXT)
         flags += scored.flags
         flags += _superseded_flags(scored.claims, chunks)
         timings["total"] = _ms(started)
@@ -221,6 +221,62 @@ class Ragcite:
             corpus_version=corpus_version,
             timings_ms=timings,
         )
+
+    # -- the fallback ladder -----------------------------------------------------------------
+
+    def _attempt(
+        self,
+        query: str,
+        chunks: list[SourceChunk],
+        generator: Generator,
+        timings: dict[str, float],
+        *,
+        violations: list[str] | None = None,
+        step: str = "",
+    ) -> _Attempt:
+        """One rung: generate, verify and score, each timed as `<stage><step>`."""
+        with _timed(timings, "generate" + step):
+            try:
+                draft = generator.generate(query, chunks, violations=violations)
+            except UnusableOutputError as exc:  # a bad answer, unlike an unreachable server
+                return _Attempt(error=str(exc))
+        with _timed(timings, "verify" + step):
+            gate = self._gate(draft, chunks)
+        with _timed(timings, "score" + step):
+            scored = score_answer(
+                gate.claims, chunks, self.settings.score, calibration=self.calibration,
+                self_reported=[c.attribution_confidence or None for c in gate.claims],
+            )
+        return _Attempt(draft, gate, scored)
+
+    def _needs_retry(self, attempt: _Attempt) -> bool:
+        if attempt.error is not None:
+            return True
+        if not attempt.draft.answerable:
+            return False
+        return not attempt.gate.passed or self._below_floor(attempt)
+
+    def _needs_degrading(self, attempt: _Attempt) -> bool:
+        return not any(c.verified for c in attempt.scored.claims) or self._below_floor(attempt)
+
+    def _below_floor(self, attempt: _Attempt) -> bool:
+        return attempt.scored.overall_confidence < self.settings.gate.min_overall_confidence
+
+    def _violations(self, attempt: _Attempt) -> list[str]:
+        """What the retry prompt names: the gate's violations, or why nothing was usable."""
+        if attempt.error is not None:
+            return [f"the output could not be used ({attempt.error}); reply with one JSON "
+                    "object in the schema"]
+        violations = list(attempt.gate.violations)
+        if not any(c.verified for c in attempt.gate.claims):
+            violations.append("no claim could be verified against the sources")
+        if self._below_floor(attempt):
+            violations.append(
+                f"the answer's confidence is {attempt.scored.overall_confidence:.2f}, below "
+                f"{self.settings.gate.min_overall_confidence:.2f}: cite the sources that state "
+                "the answer directly"
+            )
+        return violations
 
     def _gate(self, draft: DraftAnswer, chunks: list[SourceChunk]) -> GateResult:
         return verify_answer(
@@ -272,6 +328,24 @@ def _superseded_flags(claims: list[CitedClaim], chunks: list[SourceChunk]) -> li
         for i in dict.fromkeys(i for c in claims for i in c.source_chunk_ids)
         if i in by_id and by_id[i].document_status is DocumentStatus.SUPERSEDED
     ]
+
+
+@dataclass
+class _Attempt:
+    """One generate → verify → score pass; `error` when the output was unusable."""
+
+    draft: DraftAnswer = field(default_factory=lambda: DraftAnswer(answer_text="",
+                                                                   answerable=False))
+    gate: GateResult = field(default_factory=lambda: GateResult("", []))
+    scored: ScoredAnswer = field(
+        default_factory=lambda: ScoredAnswer([], 0.0, ConfidenceLabel.VERY_LOW, []))
+    error: str | None = None
+
+
+def _sources_first(chunks: list[SourceChunk], claims: list[CitedClaim]) -> list[SourceChunk]:
+    """`chunks` with those cited by verified claims first: the best sources to show."""
+    cited = {i for c in claims if c.verified for i in c.source_chunk_ids}
+    return sorted(chunks, key=lambda c: c.chunk_id not in cited)
 
 
 def _unique(flags: list[WarningFlag]) -> list[WarningFlag]:
