@@ -17,6 +17,9 @@ from ragcite.render.terminal import print_chunks, print_response
 @click.option("-k", "--top-k", type=click.IntRange(1, 200), help="Chunks to retrieve (default 8).")
 @click.option("--corpus", "corpora", multiple=True, help="Only this corpus (repeatable).")
 @click.option("--include-superseded", is_flag=True, help="Also search superseded versions.")
+@click.option("--llm", metavar="SPEC",
+              help="Generator: extractive (default), openai:MODEL, anthropic:MODEL, "
+                   "local:PATH.gguf, local:smollm2, openai-compatible:URL#MODEL.")
 @click.pass_obj
 def ask(
     app: AppContext,
@@ -25,8 +28,11 @@ def ask(
     top_k: int | None,
     corpora: tuple[str, ...],
     include_superseded: bool,
+    llm: str | None,
 ) -> None:
     """Answer a question; every claim cites a verified quote from the documents."""
+    if llm:
+        app.overrides["generate.llm"] = llm
     rag = app.rag
     filters = rag.filters(corpora=corpora or None, include_superseded=include_superseded or None)
     response = rag.ask(question, k=top_k, filters=filters)

@@ -1,0 +1,66 @@
+"""`ragcite verify`: check the citations of an answer from any system."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ragcite.errors import InputError, ModelError
+from ragcite.verify.any_answer import read_answer, read_sources, verify_citations
+from ragcite.verify.support import SupportChecker
+
+EXIT_UNVERIFIED = 3
+
+
+@click.command()
+@click.argument("answer", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--sources", "sources_path", required=True,
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="JSON list of the source texts: [{\"id\": ..., \"text\": ...}, ...].")
+@click.option("--no-support", is_flag=True, help="Check IDs and quotes only, not support.")
+def verify(answer: Path, sources_path: Path, no_support: bool) -> None:
+    """Verify an answer's citations against its sources; exit 3 if any is unverified."""
+    output = _read_json(answer)
+    try:
+        read_answer(output)
+    except InputError as exc:
+        raise InputError(f"{answer}: {exc}") from None
+    try:
+        sources = read_sources(_read_json(sources_path))
+    except InputError as exc:
+        raise InputError(f"{sources_path}: {exc}") from None
+    report = verify_citations(output, sources,
+                              support_checker=None if no_support else _support_checker())
+    click.echo(json.dumps(report, indent=2, ensure_ascii=False))
+    if not report["all_verified"]:
+        click.echo(f"{answer}: not every citation could be verified", err=True)
+        raise SystemExit(EXIT_UNVERIFIED)
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(f"{path}: file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot be read ({exc})") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: "
+                         f"{exc.msg})") from None
+
+
+def _support_checker() -> SupportChecker | None:
+    from ragcite.index.cached_embedder import CachedEmbedder
+    from ragcite.index.embedder import MiniLMEmbedder
+    from ragcite.verify.support import default_support_checker
+
+    try:
+        return default_support_checker(CachedEmbedder(MiniLMEmbedder()))
+    except ModelError:
+        return None  # reported as support_checked: false
+
+
+COMMANDS = [verify]
