@@ -48,6 +48,7 @@ from ragcite.rerank.base import Reranker
 from ragcite.rerank.composite import rerank_chunks
 from ragcite.rerank.sentence_similarity import SentenceSimilarityReranker
 from ragcite.retrieve.hybrid import HybridRetriever
+from ragcite.score.calibration import optional_calibration
 from ragcite.score.confidence import Calibration, ScoredAnswer, score_answer
 from ragcite.verify.gate import GateResult, verify_answer
 from ragcite.verify.support import SupportChecker, default_support_checker
@@ -102,6 +103,7 @@ class Ragcite:
             generator=generator
             or build_generator(settings.generate.llm or "extractive", embedder, settings.generate),
             support_checker=default_support_checker(embedder),
+            calibration=optional_calibration(settings.score.calibration_path),
         )
 
     def close(self) -> None:
