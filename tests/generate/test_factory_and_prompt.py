@@ -71,3 +71,15 @@ def test_prompt_schema_first_then_rules_then_blocks(tmp_path: Path) -> None:
     assert schema["properties"]["claims"]["maxItems"] == 2
     assert items["additionalProperties"] is False and set(items["required"]) == set(
         items["properties"])
+
+
+def test_ask_llm_option_reports_a_bad_spec_in_one_line(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from ragcite.cli.main import cli
+
+    result = CliRunner().invoke(cli, ["--store", str(tmp_path / "s.db"), "ask", "How long?",
+                                      "--llm", "gpt-4"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: LLM spec 'gpt-4' is not recognised: use extractive")
+    assert result.stderr.count("\n") == 1

@@ -12,6 +12,7 @@ Authorization header: it is never logged, never in an error, never serialized.
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Any, Literal
 
@@ -156,8 +157,6 @@ def completion_text(payload: dict[str, Any], model_id: str) -> str:
 
 
 def _error_message(text: str) -> str:
-    import json
-
     try:
         data = json.loads(text)
     except ValueError:
