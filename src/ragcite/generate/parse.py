@@ -57,12 +57,14 @@ def extract_json(text: str, *, model_id: str) -> Any:
     candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
     decoder = json.JSONDecoder()
     for candidate in candidates:
-        for source in (candidate, _TRAILING_COMMA.sub(r"\1", candidate)):
-            for start, char in enumerate(source):
-                if char not in "{[":
-                    continue
+        # The outermost value wins: at each opening bracket, try the text as it is, then
+        # with trailing commas removed, before looking at brackets further in.
+        for start, char in enumerate(candidate):
+            if char not in "{[":
+                continue
+            for source in (candidate[start:], _TRAILING_COMMA.sub(r"\1", candidate[start:])):
                 try:
-                    value, _ = decoder.raw_decode(source, start)
+                    value, _ = decoder.raw_decode(source)
                 except json.JSONDecodeError:
                     continue
                 if isinstance(value, dict) or (isinstance(value, list) and value
