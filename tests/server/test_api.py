@@ -180,7 +180,7 @@ def test_healthz_openapi_page_and_unknown_routes(client: TestClient) -> None:
     health = client.get("/healthz").json()
     assert health["status"] == "ok" and health["chunks"] > 0
     paths = client.get("/openapi.json").json()["paths"]
-    for route in ("/ask", "/ask/stream", "/documents", "/documents/{document_id}",
+    for route in ("/ask", "/ask/stream", "/verify", "/documents", "/documents/{document_id}",
                   "/documents/{document_id}/text", "/chunks/{chunk_id}", "/feedback", "/healthz"):
         assert route in paths
     page = client.get("/")
@@ -190,3 +190,21 @@ def test_healthz_openapi_page_and_unknown_routes(client: TestClient) -> None:
     assert_problem(client.get("/no-such-route"), 404, "openapi")
     assert_problem(client.put("/ask", json={}), 405)
 
+
+def test_verify_checks_any_answer_against_given_sources(client: TestClient) -> None:
+    sources = [{"id": "s1", "text": "The primary caregiver receives 20 weeks of parental leave."},
+               {"id": "s2", "text": "Expenses over $5,000 need the CFO's approval."}]
+    good = client.post("/verify", json={"answer": {"citations": [
+        {"source_id": "s1", "quote": "receives 20 weeks of parental leave"}]},
+        "sources": sources}).json()
+    assert good["all_verified"] is True
+    assert good["citations"][0]["quote_status"] == "exact"
+    bad = client.post("/verify", json={"answer": {"citations": [
+        {"source_id": "s9", "quote": "20 weeks"},
+        {"source_id": "s2", "quote": "receives 20 weeks of parental leave"}]},
+        "sources": sources}).json()
+    assert bad["all_verified"] is False
+    assert [c["verified"] for c in bad["citations"]] == [False, False]
+    assert_problem(client.post("/verify", json={"answer": {}, "sources": sources}), 422,
+                   "neither claims nor citations")
+    assert_problem(client.post("/verify", json={"answer": {"citations": []}}), 422, "sources")

@@ -17,7 +17,7 @@ from ragcite.pipeline import Ragcite
 from ragcite.server.deps import ServerLimits, ServerState
 from ragcite.server.limits import BodySizeLimit
 from ragcite.server.problems import install_problem_handlers
-from ragcite.server.routes import ask, documents, feedback, health
+from ragcite.server.routes import ask, documents, feedback, health, verify
 
 STATIC = Path(__file__).parent / "static"
 
@@ -43,7 +43,7 @@ def create_app(
         upload_dir=upload_dir or rag.settings.store_path.parent / "uploads",
     )
     install_problem_handlers(app)
-    for module in (ask, documents, feedback, health):
+    for module in (ask, verify, documents, feedback, health):
         app.include_router(module.router)
 
     @app.get("/", include_in_schema=False)

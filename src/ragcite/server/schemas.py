@@ -49,3 +49,20 @@ class FeedbackRequest(BaseModel):
     response: dict[str, Any] | None = Field(
         default=None, description="The response JSON the feedback is about, kept for audit."
     )
+
+
+class VerifyRequest(BaseModel):
+    """An answer from any system and the source texts it cites."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    answer: dict[str, Any] = Field(
+        description='{"claims": [{"claim_text", "citations": [{"chunk_id", "quote"}]}]}, the '
+        'API JSON of /ask, or {"citations": [{"source_id", "quote", "claim"?}]}.',
+        examples=[{"citations": [{"source_id": "s1", "quote": "20 weeks"}]}],
+    )
+    sources: list[dict[str, Any]] = Field(
+        max_length=500,
+        description='[{"id" | "chunk_id" | "source_id", "text", "title"?, "section"?, "page"?}]',
+        examples=[[{"id": "s1", "text": "The primary caregiver receives 20 weeks of leave."}]],
+    )
