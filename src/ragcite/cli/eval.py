@@ -91,7 +91,7 @@ def _run_part(app: AppContext, part: str, dataset: Path, out: Path | None, fit: 
         console.print(f"Calibration map ({payload['method']}) written to {target}")
         if str(target) != (rag.settings.score.calibration_path or ""):
             console.print(f"Use it at ask time: set [score] calibration_path = \"{target}\" in "
-                          "ragcite.toml")
+                          "ragcite.toml", markup=False)
     elif fit:
         console.print("[yellow]Too few labelled claims (or one class only) to fit a map.[/]")
     console.print(f"Run written to {folder}")

@@ -10,7 +10,7 @@ from ragcite.eval.metrics import binary_counts
 from ragcite.eval.runner import QuestionTrace
 
 
-def abstention_metrics(traces: list[QuestionTrace]) -> dict[str, float]:
+def abstention_metrics(traces: list[QuestionTrace]) -> dict[str, float | int]:
     counts = binary_counts(
         [t.response.answerable for t in traces], [t.question.answerable for t in traces]
     )
@@ -21,10 +21,10 @@ def abstention_metrics(traces: list[QuestionTrace]) -> dict[str, float]:
         "f1": counts.f1,
         "accuracy": counts.accuracy,
         "abstained_when_unanswerable": counts.tn / unanswerable if unanswerable else float("nan"),
-        "answered": float(counts.tp + counts.fp),
-        "questions": float(len(traces)),
-        "tp": float(counts.tp),
-        "fp": float(counts.fp),
-        "fn": float(counts.fn),
-        "tn": float(counts.tn),
+        "answered": counts.tp + counts.fp,
+        "questions": len(traces),
+        "tp": counts.tp,
+        "fp": counts.fp,
+        "fn": counts.fn,
+        "tn": counts.tn,
     }

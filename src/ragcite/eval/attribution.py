@@ -75,11 +75,13 @@ class LLMJudge:
         for claim, evidence in pairs:
             reply = self.complete(JUDGE_PROMPT.format(evidence="\n\n".join(evidence), claim=claim))
             match = _VERDICT.search(reply)
-            out.append(bool(match) and match.group(1).upper() == "SUPPORTED")  # type: ignore[union-attr]
+            out.append(match is not None and match.group(1).upper() == "SUPPORTED")
         return out
 
 
-def attribution_metrics(traces: list[QuestionTrace], judge: SupportJudge) -> dict[str, float]:
+def attribution_metrics(
+    traces: list[QuestionTrace], judge: SupportJudge
+) -> dict[str, float | int]:
     answered = [t for t in traces if t.response.answerable]
     claims = [(t, c) for t in answered for c in t.response.cited_claims]
     texts = [{ch.chunk_id: ch.chunk_text for ch in t.response.source_chunks} for t in answered]
@@ -126,7 +128,7 @@ def attribution_metrics(traces: list[QuestionTrace], judge: SupportJudge) -> dic
             hallucinated / (cited_ids + hallucinated) if cited_ids + hallucinated else 0.0
         ),
         "unattributed_sentence_rate": unattributed / sentences if sentences else 0.0,
-        "claims": float(len(claims)),
-        "citations": float(len(citations)),
+        "claims": len(claims),
+        "citations": len(citations),
         "claims_correct": mean([float(ok) for t in answered for ok in t.claim_correct]),
     }

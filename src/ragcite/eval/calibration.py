@@ -90,13 +90,13 @@ def by_question(points: Points, values: list[float]) -> dict[str, list[float]]:
     return out
 
 
-def calibration_metrics(points: Points) -> dict[str, float]:
+def calibration_metrics(points: Points) -> dict[str, float | int]:
     return {
         "ece": expected_calibration_error(points.confidence, points.correct, BINS),
         "brier": brier_score(points.confidence, points.correct),
         "mean_confidence": float(np.mean(points.confidence)) if points.confidence else np.nan,
         "accuracy": float(np.mean(points.correct)) if points.correct else np.nan,
-        "n": float(len(points.confidence)),
+        "n": len(points.confidence),
     }
 
 

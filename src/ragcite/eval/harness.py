@@ -63,9 +63,10 @@ def evaluate(
     if "retrieval" in parts:
         results["retrieval"] = retrieval_metrics(traces)
     if "attribution" in parts:
-        if judge is None and rag.support_checker is None:
-            raise ValueError("attribution needs a support checker or an LLM judge")
-        judge = judge or CheckerJudge(rag.support_checker)  # type: ignore[arg-type]
+        if judge is None:
+            if rag.support_checker is None:
+                raise ValueError("attribution needs a support checker or an LLM judge")
+            judge = CheckerJudge(rag.support_checker)
         results["attribution"] = {"judge": judge.name, **attribution_metrics(traces, judge)}
     if "abstention" in parts:
         results["abstention"] = abstention_metrics(traces)
@@ -93,12 +94,13 @@ def calibration_results(
         after = Points(held["after_confidence"], claims.correct, claims.group)
         out["claim"]["after"] = held["after"]
         # Each answer's claims mapped by a map fitted without its question.
-        out["answer"]["after"] = calibration_metrics(
-            answer_points(traces, score, by_question(claims, after.confidence)))
+        answers_after = answer_points(traces, score, by_question(claims, after.confidence))
+        out["answer"]["after"] = calibration_metrics(answers_after)
         out["methods_chosen_per_fold"] = held["methods_chosen"]
         fitted, method = fit_calibration(claims)
         out["fitted"] = {**calibration_to_dict(fitted), "chosen_by_held_out_ece": method}
         curves["claim, calibrated (held-out)"] = after
+        curves["answer, calibrated claims (held-out)"] = answers_after
     if rag.calibration is not None:
         mapped = [rag.calibration(v) for v in claims.confidence]
         out["claim"]["configured"] = calibration_metrics(

@@ -31,7 +31,9 @@ class Table:
 
 def fmt(value: Any) -> str:
     if isinstance(value, float):
-        return "–" if math.isnan(value) else f"{value:.3f}"
+        if math.isnan(value):
+            return "–"
+        return f"{value:.3f}"
     return str(value)
 
 
@@ -45,9 +47,9 @@ def tables(results: dict[str, Any]) -> list[Table]:
     out = []
     if "retrieval" in results:
         stages = results["retrieval"]
-        metrics = [m for m in next(iter(stages.values())) if m != "questions"]
-        out.append(Table("Retrieval per stage", ["stage", *metrics],
-                         [[s, *(fmt(row[m]) for m in metrics)] for s, row in stages.items()]))
+        metrics = list(next(iter(stages.values())))
+        out.append(Table("Retrieval per stage", ["metric", *stages],
+                         [[m, *(fmt(stages[s][m]) for s in stages)] for m in metrics]))
     if "attribution" in results:
         out.append(_metric_table(f"Attribution (judge: {results['attribution'].get('judge')})",
                                  results["attribution"]))

@@ -13,13 +13,13 @@ from ragcite.eval.runner import STAGES, QuestionTrace
 CUTOFFS = (1, 3, 5, 10)
 
 
-def retrieval_metrics(traces: list[QuestionTrace]) -> dict[str, dict[str, float]]:
+def retrieval_metrics(traces: list[QuestionTrace]) -> dict[str, dict[str, float | int]]:
     """{stage: {"recall@5": ..., "precision@5": ..., "mrr@10": ..., "ndcg@10": ...}}."""
     labelled = [t for t in traces if t.question.answerable]
     out: dict[str, dict[str, float]] = {}
     for stage in STAGES:
         hits = [[chunk_is_relevant(c, t.question) for c in t.rankings[stage]] for t in labelled]
-        row = {"questions": float(len(hits))}
+        row: dict[str, float | int] = {"questions": len(hits)}
         for k in CUTOFFS:
             row[f"recall@{k}"] = mean([recall_at_k(h, k) for h in hits])
             row[f"precision@{k}"] = mean([precision_at_k(h, k) for h in hits])

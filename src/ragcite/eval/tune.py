@@ -4,8 +4,9 @@ For each vector weight w (reranker weight 1 − w) the pipeline is run over the 
 questions; for each claim weight c (chunk weight 1 − c) the answer confidence is
 recomputed from the recorded claims and chunks. A candidate is scored by how well its
 answer confidence separates correct answers from wrong ones (ROC-AUC over answered
-questions), then by its low-confidence flag rates: fewer false alarms on correct
-answers, more catches on wrong ones. Ties within 0.01 AUC go to the flag rates.
+questions); candidates within 0.01 of the best AUC are then ranked by their
+low-confidence flag: its catch rate on wrong answers minus its false-alarm rate on
+correct ones.
 
     >>> result = tune(rag, questions)
     >>> result.best.vector_weight, result.best.claim_weight
@@ -46,22 +47,30 @@ class Candidate:
     recall_at_5: float
     answered: int
 
-    def sort_key(self) -> tuple[float, float, float]:
-        auc = -1.0 if math.isnan(self.answer_auc) else self.answer_auc
-        # Bucket AUC so that near-ties are decided by the flag rates.
-        return (
-            -round(auc / AUC_TIE),
-            _nan_high(self.false_alarm_rate),
-            -_nan_low(self.catch_rate),
-        )
+    @property
+    def flag_quality(self) -> float:
+        """Catches minus false alarms of the low-confidence flag (Youden's J at its floor)."""
+        catch = 0.0 if math.isnan(self.catch_rate) else self.catch_rate
+        alarm = 1.0 if math.isnan(self.false_alarm_rate) else self.false_alarm_rate
+        return catch - alarm
 
 
-def _nan_high(v: float) -> float:
-    return 1.0 if math.isnan(v) else v
+def _auc(c: Candidate) -> float:
+    return -1.0 if math.isnan(c.answer_auc) else c.answer_auc
 
 
-def _nan_low(v: float) -> float:
-    return 0.0 if math.isnan(v) else v
+def rank_candidates(candidates: list[Candidate]) -> list[Candidate]:
+    """Best first: candidates within AUC_TIE of the best AUC are ranked by flag quality,
+    then AUC; the rest follow by AUC."""
+    if not candidates:
+        return []
+    best = max(_auc(c) for c in candidates)
+
+    def key(c: Candidate) -> tuple[int, float, float]:
+        tied = _auc(c) >= best - AUC_TIE
+        return (0, -c.flag_quality, -_auc(c)) if tied else (1, -_auc(c), -c.flag_quality)
+
+    return sorted(candidates, key=key)
 
 
 @dataclass(frozen=True)
@@ -108,7 +117,7 @@ def tune(
                 recall_at_5=recall,
                 answered=len(answers.confidence),
             ))
-    ranked = sorted(candidates, key=Candidate.sort_key)
+    ranked = rank_candidates(candidates)
     return TuneResult(ranked, ranked[0])
 
 
