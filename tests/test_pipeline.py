@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from ragcite.config import load_settings
 from ragcite.errors import InputError
 from ragcite.models import QuoteStatus
 from ragcite.pipeline import NOT_FOUND_TEXT, Ragcite
+
+from .conftest import DEMO
 
 
 @pytest.mark.parametrize(
@@ -87,3 +91,13 @@ def test_empty_store_says_so(tmp_path: object) -> None:
     response = rag.ask("Anything?")
     assert not response.answerable and "ragcite ingest" in response.answer_text
     assert [f.code for f in response.warning_flags] == ["no_documents_retrieved"]
+
+
+def test_a_configured_llm_is_not_needed_to_ingest(tmp_path: Path) -> None:
+    settings = load_settings(
+        store_path=tmp_path / "s.db", overrides={"generate.llm": "openai:gpt-4o-mini"}
+    )
+    rag = Ragcite.open(settings)
+    report = rag.ingest([DEMO / "travel-and-expenses.md"])
+    assert report.added == 1
+    rag.close()

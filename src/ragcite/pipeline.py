@@ -46,7 +46,7 @@ from ragcite.models import (
 )
 from ragcite.rerank.base import Reranker
 from ragcite.rerank.composite import rerank_chunks
-from ragcite.rerank.sentence_similarity import SentenceSimilarityReranker
+from ragcite.rerank.learned import LearnedReranker
 from ragcite.retrieve.hybrid import HybridRetriever
 from ragcite.score.calibration import optional_calibration
 from ragcite.score.confidence import Calibration, ScoredAnswer, score_answer
@@ -55,8 +55,7 @@ from ragcite.verify.support import SupportChecker, default_support_checker
 
 NOT_FOUND_TEXT = "I couldn't find this in the documents; closest material:"
 DEGRADED_TEXT = (
-    "I couldn't produce a verified answer to this question; these are the most relevant "
-    "sources:"
+    "I couldn't produce a verified answer to this question; these are the most relevant sources:"
 )
 EMPTY_STORE_TEXT = "The store holds no documents yet: add some with `ragcite ingest PATH`."
 NEAREST_SOURCES = 3
@@ -73,7 +72,7 @@ class Ragcite:
         store: Store,
         embedder: Embedder,
         reranker: Reranker,
-        generator: Generator,
+        generator: Generator | None = None,
         support_checker: SupportChecker | None,
         calibration: Calibration | None = None,
     ) -> None:
@@ -81,7 +80,7 @@ class Ragcite:
         self.store = store
         self.embedder = embedder
         self.reranker = reranker
-        self.generator = generator
+        self._generator = generator
         self.support_checker = support_checker
         self.calibration = calibration
         self.retriever = HybridRetriever(
@@ -99,12 +98,19 @@ class Ragcite:
             settings,
             store=SQLiteStore(settings.store_path),
             embedder=embedder,
-            reranker=SentenceSimilarityReranker(embedder),
-            generator=generator
-            or build_generator(settings.generate.llm or "extractive", embedder, settings.generate),
+            reranker=LearnedReranker(embedder),
+            generator=generator,
             support_checker=default_support_checker(embedder),
             calibration=optional_calibration(settings.score.calibration_path),
         )
+
+    @property
+    def generator(self) -> Generator:
+        """The configured generator, built on first use: `ingest` never needs an LLM's key."""
+        if self._generator is None:
+            spec = self.settings.generate.llm or "extractive"
+            self._generator = build_generator(spec, self.embedder, self.settings.generate)
+        return self._generator
 
     def close(self) -> None:
         self.store.close()
@@ -173,14 +179,24 @@ class Ragcite:
         corpus_version = self.store.corpus_version()
         if self.store.counts().chunks == 0:
             return CitedResponse(
-                query=query, answer_text=EMPTY_STORE_TEXT, answerable=False,
-                warning_flags=[flag("no_documents_retrieved")], model_id=generator.model_id,
+                query=query,
+                answer_text=EMPTY_STORE_TEXT,
+                answerable=False,
+                warning_flags=[flag("no_documents_retrieved")],
+                model_id=generator.model_id,
                 corpus_version=corpus_version,
             )
         chunks, timings = self.search(query, k=k, filters=filters)
         if not chunks:
-            return self._unanswerable(query, [], [flag("no_documents_retrieved")], generator,
-                                      corpus_version, timings, started)
+            return self._unanswerable(
+                query,
+                [],
+                [flag("no_documents_retrieved")],
+                generator,
+                corpus_version,
+                timings,
+                started,
+            )
         attempt = self._attempt(query, chunks, generator, timings)
         flags: list[WarningFlag] = []
         if (
@@ -190,23 +206,45 @@ class Ragcite:
         ):
             violations = self._violations(attempt)
             flags.append(flag("retried", reason="; ".join(violations[:3])))
-            attempt = self._attempt(query, chunks, generator, timings, violations=violations,
-                                    step="_retry")
+            attempt = self._attempt(
+                query, chunks, generator, timings, violations=violations, step="_retry"
+            )
         if attempt.error is not None:
-            flags += [flag("generation_failed", reason=attempt.error),
-                      flag("degraded_to_sources")]
-            return self._unanswerable(query, chunks, flags, generator, corpus_version, timings,
-                                      started, text=DEGRADED_TEXT)
+            flags += [flag("generation_failed", reason=attempt.error), flag("degraded_to_sources")]
+            return self._unanswerable(
+                query,
+                chunks,
+                flags,
+                generator,
+                corpus_version,
+                timings,
+                started,
+                text=DEGRADED_TEXT,
+            )
         draft, gate, scored = attempt.draft, attempt.gate, attempt.scored
         if not draft.answerable or (not draft.claims and not gate.flags):
-            return self._unanswerable(query, chunks, [*flags, flag("not_answerable")],
-                                      generator, corpus_version, timings, started)
+            return self._unanswerable(
+                query,
+                chunks,
+                [*flags, flag("not_answerable")],
+                generator,
+                corpus_version,
+                timings,
+                started,
+            )
         flags += gate.flags
         if self._needs_degrading(attempt):
             flags.append(flag("degraded_to_sources"))
-            return self._unanswerable(query, _sources_first(chunks, gate.claims), flags,
-                                      generator, corpus_version, timings, started,
-                                      text=DEGRADED_TEXT)
+            return self._unanswerable(
+                query,
+                _sources_first(chunks, gate.claims),
+                flags,
+                generator,
+                corpus_version,
+                timings,
+                started,
+                text=DEGRADED_TEXT,
+            )
         flags += scored.flags
         flags += _superseded_flags(scored.claims, chunks)
         timings["total"] = _ms(started)
@@ -246,7 +284,10 @@ class Ragcite:
             gate = self._gate(draft, chunks)
         with _timed(timings, "score" + step):
             scored = score_answer(
-                gate.claims, chunks, self.settings.score, calibration=self.calibration,
+                gate.claims,
+                chunks,
+                self.settings.score,
+                calibration=self.calibration,
                 self_reported=[c.attribution_confidence or None for c in gate.claims],
             )
         return _Attempt(draft, gate, scored)
@@ -267,8 +308,10 @@ class Ragcite:
     def _violations(self, attempt: _Attempt) -> list[str]:
         """What the retry prompt names: the gate's violations, or why nothing was usable."""
         if attempt.error is not None:
-            return [f"the output could not be used ({attempt.error}); reply with one JSON "
-                    "object in the schema"]
+            return [
+                f"the output could not be used ({attempt.error}); reply with one JSON "
+                "object in the schema"
+            ]
         violations = list(attempt.gate.violations)
         if not any(c.verified for c in attempt.gate.claims):
             violations.append("no claim could be verified against the sources")
@@ -315,11 +358,13 @@ class Ragcite:
 def _checked_query(query: str) -> str:
     query = (query or "").strip()
     if not query:
-        raise InputError("the question is empty: ask something, e.g. ragcite ask \"How long is "
-                         "parental leave?\"")
+        raise InputError(
+            'the question is empty: ask something, e.g. ragcite ask "How long is parental leave?"'
+        )
     if len(query) > MAX_QUERY_CHARS:
-        raise InputError(f"the question is {len(query)} characters long; the limit is "
-                         f"{MAX_QUERY_CHARS}")
+        raise InputError(
+            f"the question is {len(query)} characters long; the limit is {MAX_QUERY_CHARS}"
+        )
     return query
 
 
@@ -336,11 +381,13 @@ def _superseded_flags(claims: list[CitedClaim], chunks: list[SourceChunk]) -> li
 class _Attempt:
     """One generate → verify → score pass; `error` when the output was unusable."""
 
-    draft: DraftAnswer = field(default_factory=lambda: DraftAnswer(answer_text="",
-                                                                   answerable=False))
+    draft: DraftAnswer = field(
+        default_factory=lambda: DraftAnswer(answer_text="", answerable=False)
+    )
     gate: GateResult = field(default_factory=lambda: GateResult("", []))
     scored: ScoredAnswer = field(
-        default_factory=lambda: ScoredAnswer([], 0.0, ConfidenceLabel.VERY_LOW, []))
+        default_factory=lambda: ScoredAnswer([], 0.0, ConfidenceLabel.VERY_LOW, [])
+    )
     error: str | None = None
 
 
