@@ -1,0 +1,232 @@
+"""A learned reranker: a small model over signals the pipeline already has at ask time.
+
+Each candidate chunk gets a dozen features — its vector similarity and BM25 score (raw and
+relative to the best candidate), its ranks, its best sentence's cosine to the query, and
+how many of the query's content words its best sentence, its text and its headings
+cover — and a model trained by `scripts/train_rerank.py` (logistic regression or a few
+shallow trees, stored as plain JSON) turns them into a relevance probability. Inference
+is NumPy only; the sentence vectors are the ones the extractive generator reuses.
+
+    >>> LearnedReranker(MiniLMEmbedder()).score("How long is parental leave?", chunks)
+    [0.93, 0.04, ...]
+
+The chunks must arrive in retrieval (RRF) order, as the pipeline hands them over: the
+position is one of the features.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ragcite.errors import ModelError
+from ragcite.index.embedder import Embedder
+from ragcite.ingest.sentences import split_sentences
+from ragcite.models import SourceChunk
+from ragcite.rerank.sentence_similarity import sentence_in_context
+
+FORMAT = "ragcite-reranker/1"
+FEATURES = (
+    "vector",
+    "vector_gap",
+    "vector_rank",
+    "keyword",
+    "keyword_rank",
+    "hybrid_rank",
+    "sentence",
+    "sentence_gap",
+    "sentence_coverage",
+    "chunk_coverage",
+    "chunk_coverage_idf",
+    "heading_coverage",
+)
+
+Matrix = npt.NDArray[np.float64]
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+# Question and function words: they say nothing about which passage answers.
+_STOPWORD_TEXT = """
+    a an the and or but if of to in on at by for from with as into about than then that this
+    these those is are was were be been being am do does did done has have had having it its
+    what which who whom whose when where why how whether can could will would shall should
+    may might must i me my we our you your he him his she her they them their there here
+    not no so such also any all some each other more most very just only same both either
+    s t name named called known one
+"""
+_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+
+def content_words(text: str) -> list[str]:
+    """Lower-cased words without stop words, with a plural "s" trimmed.
+
+    >>> content_words("Which magazines were started first?")
+    ['magazine', 'started', 'first']
+    """
+    words = []
+    for word in _WORD.findall(text.lower()):
+        if word in _STOPWORDS:
+            continue
+        if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+            word = word[:-1]
+        words.append(word)
+    return words
+
+
+class LearnedReranker:
+    name = "learned"
+
+    def __init__(self, embedder: Embedder, *, model: RerankModel | None = None) -> None:
+        self.embedder = embedder
+        self.model = model or load_model()
+
+    def score(self, query: str, chunks: list[SourceChunk]) -> list[float]:
+        if not chunks:
+            return []
+        rows = rerank_features(query, chunks, self.embedder)
+        return [float(p) for p in self.model.predict(rows)]
+
+
+def rerank_features(query: str, chunks: list[SourceChunk], embedder: Embedder) -> Matrix:
+    """One row of `FEATURES` per chunk; the training script fits on the same rows."""
+    n = len(chunks)
+    vector = np.array([c.vector_similarity_score for c in chunks], dtype=np.float64)
+    keyword = np.array([max(c.keyword_score, 0.0) for c in chunks], dtype=np.float64)
+    top_keyword = keyword.max()
+    sentence = _best_sentence_similarity(query, chunks, embedder)
+    query_words = set(content_words(query))
+    chunk_words = [set(content_words(c.chunk_text)) for c in chunks]
+    heading_words = [
+        set(content_words(f"{c.document_title} {c.section_heading or ''}")) for c in chunks
+    ]
+    # Words most candidates share (the topic) tell them apart less than rare ones.
+    document_frequency = {w: sum(w in cw for cw in chunk_words) for w in query_words}
+    idf = {w: math.log((n + 1) / (df + 0.5)) for w, df in document_frequency.items()}
+    total_idf = sum(idf.values()) or 1.0
+    rows = np.zeros((n, len(FEATURES)), dtype=np.float64)
+    rows[:, 0] = vector
+    rows[:, 1] = vector - vector.max()
+    rows[:, 2] = _reciprocal_rank(vector)
+    rows[:, 3] = keyword / top_keyword if top_keyword > 0 else 0.0
+    rows[:, 4] = np.where(keyword > 0, _reciprocal_rank(keyword), 0.0)
+    rows[:, 5] = 1.0 / (1.0 + np.arange(n))
+    rows[:, 6] = sentence
+    rows[:, 7] = sentence - sentence.max()
+    for i, chunk in enumerate(chunks):
+        words = chunk_words[i] | heading_words[i]
+        rows[i, 8] = _best_sentence_coverage(query_words, chunk, heading_words[i])
+        rows[i, 9] = _coverage(query_words, words)
+        rows[i, 10] = sum(idf[w] for w in query_words & words) / total_idf
+        rows[i, 11] = _coverage(query_words, heading_words[i])
+    return rows
+
+
+def _best_sentence_similarity(query: str, chunks: list[SourceChunk], embedder: Embedder) -> Matrix:
+    owners: list[int] = []
+    texts: list[str] = []
+    for i, chunk in enumerate(chunks):
+        for start, end in split_sentences(chunk.chunk_text):
+            owners.append(i)
+            texts.append(sentence_in_context(chunk, chunk.chunk_text[start:end]))
+    best = np.zeros(len(chunks), dtype=np.float64)
+    if texts:
+        vectors = embedder.embed([query, *texts])
+        similarities = (vectors[1:] @ vectors[0]).astype(np.float64)
+        np.maximum.at(best, np.array(owners, dtype=np.int64), similarities)
+    return best
+
+
+def _reciprocal_rank(values: Matrix) -> Matrix:
+    """1 for the highest value, 1/2 for the next, …"""
+    ranks = np.empty(len(values), dtype=np.float64)
+    ranks[np.argsort(-values, kind="stable")] = np.arange(len(values))
+    result: Matrix = 1.0 / (1.0 + ranks)
+    return result
+
+
+def _coverage(query_words: set[str], words: set[str]) -> float:
+    return len(query_words & words) / len(query_words) if query_words else 0.0
+
+
+def _best_sentence_coverage(
+    query_words: set[str], chunk: SourceChunk, heading_words: set[str]
+) -> float:
+    text = chunk.chunk_text
+    return max(
+        (
+            _coverage(query_words, set(content_words(text[a:b])) | heading_words)
+            for a, b in split_sentences(text)
+        ),
+        default=0.0,
+    )
+
+
+class RerankModel:
+    """Logistic regression over standardised features, or boosted regression trees."""
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        if spec.get("format") != FORMAT:
+            raise ModelError(f"reranker model format {spec.get('format')!r}; expected {FORMAT}")
+        if tuple(spec["features"]) != FEATURES:
+            raise ModelError(
+                "the reranker model was trained on other features; retrain it "
+                "with scripts/train_rerank.py"
+            )
+        self.kind: str = spec["kind"]
+        self.mean = np.asarray(spec["mean"], dtype=np.float64)
+        self.scale = np.asarray(spec["scale"], dtype=np.float64)
+        self.spec = spec
+
+    def predict(self, rows: Matrix) -> Matrix:
+        """Relevance probabilities in [0, 1], one per row."""
+        z = (rows - self.mean) / self.scale
+        if self.kind == "logistic":
+            logit = z @ np.asarray(self.spec["weights"]) + float(self.spec["bias"])
+        elif self.kind == "trees":
+            logit = np.full(len(z), float(self.spec["init"]))
+            for tree in self.spec["trees"]:
+                logit += float(self.spec["learning_rate"]) * _tree_output(tree, z)
+        else:
+            raise ModelError(f"unknown reranker model kind {self.kind!r}")
+        probability: Matrix = 1.0 / (1.0 + np.exp(-logit))
+        return probability
+
+
+def _tree_output(tree: dict[str, list[Any]], z: Matrix) -> Matrix:
+    feature, threshold = tree["feature"], tree["threshold"]
+    left, right, value = tree["left"], tree["right"], tree["value"]
+    out = np.empty(len(z), dtype=np.float64)
+    for row in range(len(z)):
+        node = 0
+        while left[node] != -1:
+            node = left[node] if z[row, feature[node]] <= threshold[node] else right[node]
+        out[row] = value[node]
+    return out
+
+
+def packaged_model_path() -> Path:
+    return Path(str(resources.files("ragcite.rerank").joinpath("assets/reranker_model.json")))
+
+
+@lru_cache(maxsize=4)
+def _load(path: Path) -> RerankModel:
+    try:
+        spec = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ModelError(
+            f"cannot read the reranker model {path} ({exc}); rebuild it with "
+            "scripts/train_rerank.py"
+        ) from None
+    return RerankModel(spec)
+
+
+def load_model(path: Path | None = None) -> RerankModel:
+    """The reranker model at `path`, or the packaged one; loaded once per path."""
+    return _load(path or packaged_model_path())
