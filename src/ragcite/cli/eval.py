@@ -127,7 +127,7 @@ for _part, _help in (
      "unattributed sentences."),
     ("abstention", "Precision/recall/F1 of `answerable` against the labels."),
     ("calibration", "ECE, Brier and a reliability diagram, before and after a fitted map."),
-    ("all", "Every part above, plus warning-flag rates, from one pass over the questions."),
+    ("all", "Retrieval, attribution, abstention, calibration and flag rates in one pass."),
 ):
     eval_group.add_command(_part_command(_part, _help))
 

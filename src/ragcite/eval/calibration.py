@@ -131,7 +131,9 @@ def fit_platt(confidence: Sequence[float], correct: Sequence[bool]) -> PlattMap:
     y = np.asarray(correct, dtype=int)
     if y.min() == y.max():  # one class: a constant map at the observed rate
         return PlattMap(0.0, 6.0 if y[0] else -6.0)
-    model = LogisticRegression(C=100.0)
+    # Default (mild) regularisation: on a hundred claims an unregularised slope overfits,
+    # measured as a worse held-out ECE on the demo set.
+    model = LogisticRegression(C=1.0)
     model.fit(np.asarray(confidence, dtype=np.float64).reshape(-1, 1), y)
     return PlattMap(float(model.coef_[0][0]), float(model.intercept_[0]))
 
