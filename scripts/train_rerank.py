@@ -367,7 +367,12 @@ def evaluate(
         for name, reranker in rerankers.items():
             ranked = rerank_chunks(cand.query.text, cand.hybrid, reranker, settings).chunks
             stages[f"hybrid + {name}"].append([rel(c) for c in ranked])
-    return {stage: ranking_metrics(r) for stage, r in stages.items()}
+    out = {stage: ranking_metrics(r) for stage, r in stages.items()}
+    for name in rerankers:
+        pairs = list(zip(stages[f"hybrid + {name}"], stages["hybrid RRF"], strict=True))
+        out[f"hybrid + {name}"]["top1_wins"] = sum(a[0] and not b[0] for a, b in pairs if a and b)
+        out[f"hybrid + {name}"]["top1_losses"] = sum(b[0] and not a[0] for a, b in pairs if a and b)
+    return out
 
 
 def throughput(
@@ -437,6 +442,7 @@ def main() -> None:
     }
     model_path = packaged_model_path()
     model_path.parent.mkdir(parents=True, exist_ok=True)
+    spec = _rounded(spec)  # what ships is what is evaluated
     model_path.write_text(json.dumps(spec, indent=1) + "\n", encoding="utf-8")
     print(f"  chose {chosen}; wrote {model_path} ({model_path.stat().st_size} bytes)", flush=True)
 
@@ -472,6 +478,17 @@ def main() -> None:
         fit_seconds=fit_seconds,
     )
     print(CARD.read_text(encoding="utf-8"))
+
+
+def _rounded(value: Any) -> Any:
+    """Floats to 10 significant digits: a rebuild writes the same bytes despite BLAS noise."""
+    if isinstance(value, float):
+        return float(f"{value:.10g}")
+    if isinstance(value, list):
+        return [_rounded(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    return value
 
 
 def composite_mrr(spec: dict[str, Any], x: np.ndarray, y: np.ndarray, groups: np.ndarray) -> float:
@@ -566,7 +583,10 @@ def write_card(
         a, b = stages["hybrid + learned"], stages["hybrid RRF"]
         d1, dm = a["recall@1"] - b["recall@1"], a["mrr@10"] - b["mrr@10"]
         verdict = "better" if d1 > 0.01 and dm > 0 else "worse" if d1 < -0.02 else "at par"
-        lines.append(f"* {data}: {d1:+.3f} / {dm:+.3f} — {verdict}.")
+        lines.append(
+            f"* {data}: {d1:+.3f} / {dm:+.3f} — {verdict} (top 1 right where RRF's was wrong:"
+            f" {a['top1_wins']:.0f} questions; the reverse: {a['top1_losses']:.0f})."
+        )
     lines += [
         "",
         "## Cost",
@@ -578,6 +598,21 @@ def write_card(
         f" {warm:.0f} chunks/s.",
         f"* Training: feature extraction {feature_seconds:.0f} s (vectors cached), model fit"
         f" {fit_seconds:.1f} s; building the corpus vectors once takes minutes on 2 cores.",
+        "",
+        "## Decision and limits",
+        "",
+        "* It is the default reranker (`Ragcite.open`): clearly better than hybrid RRF on the",
+        "  large held-out set, at par on RGB and the demo (see the wins and losses above), and",
+        "  better than the former sentence-similarity default, which fell below hybrid RRF on",
+        "  HaluEval and RGB.",
+        "* Trained on one corpus shape (HotpotQA-style questions over single-paragraph",
+        "  passages without headings): `heading_coverage` got no weight, and BM25-like",
+        "  signals dominate. RGB-like short queries over web snippets gain nothing yet.",
+        "* Not tried: a MiniLM cross-encoder. Fine-tuning runs at about 4–8 pairs/s on these",
+        "  2 CPU cores and a briefly trained one lowered recall@1 to ≈ 0.65 in planning; a",
+        "  GPU run with retriever-mined hard negatives is the next candidate, shipped only if",
+        "  it beats this table. Also left: a user-configured local cross-encoder directory",
+        "  and the Cohere rerank API (the `Reranker` protocol admits both).",
         "",
         "## License lineage",
         "",
