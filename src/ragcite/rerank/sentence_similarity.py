@@ -1,4 +1,4 @@
-"""The default reranker until a learned one ships: the best sentence's similarity to the query.
+"""A simple reranker: the best sentence's similarity to the query (the learned one's baseline).
 
 A chunk answers a question when one of its sentences does, so the chunk is scored
 by its best sentence (or heading-plus-sentence), not by its average.
