@@ -102,7 +102,7 @@ def test_missing_entity_with_rival_name() -> None:
         "Python was created by Guido van Rossum.",
         "Python was created by Guido van Rossum.",
     )
-    assert result.signals["hard_entity_missing"] == 0.5
+    assert result.signals["hard_entity_missing"] == 1.0  # "Python" starts the sentence
     assert result.signals["hard_entity_conflict"] == 1.0
     assert any("James Gosling" in r for r in result.reasons)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from ragcite.index.embedder import MiniLMEmbedder
 from ragcite.verify.support.lexical import lexical_support
@@ -66,3 +67,30 @@ def test_semantic_similarity_and_cache() -> None:
     assert embedder.calls == [3]
     scorer.signals_many(claims, sentences)
     assert embedder.calls == [3]  # every vector came from the cache
+
+
+def test_tree_model_scores_without_sklearn() -> None:
+    from ragcite.verify.support.learned import SupportModel
+
+    # One stump: lex_overlap <= 0.5 -> -2, else +2; identity Platt scaling.
+    model = SupportModel.from_dict(
+        {
+            "features": ["lex_overlap"],
+            "kind": "gbt",
+            "params": {"init": 0.0, "learning_rate": 1.0},
+            "trees": [
+                {
+                    "feature": [0, -2, -2],
+                    "threshold": [0.5, -2.0, -2.0],
+                    "left": [1, -1, -1],
+                    "right": [2, -1, -1],
+                    "value": [0.0, -2.0, 2.0],
+                }
+            ],
+            "platt": [1.0, 0.0],
+            "thresholds": {"supported": 0.5, "partial": 0.3},
+        }
+    )
+    low, high = model.score([{"lex_overlap": 0.2}, {"lex_overlap": 0.9}])
+    assert low == pytest.approx(1 / (1 + np.exp(2)))
+    assert high == pytest.approx(1 / (1 + np.exp(-2)))

@@ -237,7 +237,9 @@ def stem(word: str) -> str:
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:
             w = w[: -len(suffix)]
             break
-    return w[:-1] if w.endswith("e") and len(w) > 4 else w
+    # Final e's go too, so "store"/"stores", "remote"/"remotely", "employee(s)" agree.
+    stripped = w.rstrip("e")
+    return stripped if len(stripped) >= 3 else w
 
 
 def words(text: str) -> list[str]:
@@ -401,12 +403,21 @@ _ENTITY = re.compile(
 
 
 def named_entities(text: str) -> list[str]:
-    """Capitalised word runs, leading stopwords dropped ("The Beatles" -> "Beatles")."""
+    """Capitalised word runs, leading stopwords dropped ("The Beatles" -> "Beatles").
+
+    A single capitalised word that starts a sentence is skipped: it is usually an ordinary
+    word ("Employees may ..."), and a false name would read as a conflict.
+    """
     out: list[str] = []
     for match in _ENTITY.finditer(text):
         parts = match.group(0).strip(" .'’-").split()
+        sentence_start = (
+            not text[: match.start()].strip() or text[: match.start()].rstrip()[-1] in ".!?:;\n"
+        )
         while parts and (parts[0].lower() in STOPWORDS or parts[0].lower() in NEGATIONS):
-            parts = parts[1:]
+            parts, sentence_start = parts[1:], False
+        if sentence_start and len(parts) == 1:
+            continue
         entity = " ".join(parts)
         if len(entity) > 1 and entity.lower() not in _NUMBER_WORDS:
             out.append(entity)
