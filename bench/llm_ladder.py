@@ -56,10 +56,14 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         store_path = args.store or Path(tmp) / "demo.db"
-        settings = load_settings(store_path=store_path, overrides={
-            "generate.llm": args.llm, "generate.llm_max_tokens": args.max_tokens,
-            "generate.llm_max_chunks": args.max_chunks,
-        })
+        settings = load_settings(
+            store_path=store_path,
+            overrides={
+                "generate.llm": args.llm,
+                "generate.llm_max_tokens": args.max_tokens,
+                "generate.llm_max_chunks": args.max_chunks,
+            },
+        )
         embedder = CachedEmbedder(MiniLMEmbedder())
         checker: SupportChecker | None
         try:
@@ -68,9 +72,14 @@ def main() -> None:
             print(f"(support checker unavailable: {exc}; support is unchecked)")
             checker = None
         generator = build_generator(args.llm, embedder, settings.generate)
-        rag = Ragcite(settings, store=SQLiteStore(store_path), embedder=embedder,
-                      reranker=SentenceSimilarityReranker(embedder), generator=generator,
-                      support_checker=checker)
+        rag = Ragcite(
+            settings,
+            store=SQLiteStore(store_path),
+            embedder=embedder,
+            reranker=SentenceSimilarityReranker(embedder),
+            generator=generator,
+            support_checker=checker,
+        )
         if args.store is None:
             rag.ingest([ROOT / "demo"])
         warm = getattr(generator, "warm_up", None)
@@ -86,24 +95,43 @@ def main() -> None:
             seconds = time.perf_counter() - started
             kind = outcome(response)
             verified = sum(c.verified for c in response.cited_claims)
-            rows.append({"id": q["id"], "outcome": kind, "seconds": round(seconds, 1),
-                         "claims": len(response.cited_claims), "verified_claims": verified,
-                         "flags": sorted({f.code for f in response.warning_flags})})
-            print(f"{q['id']} {kind:14} {seconds:6.1f}s  claims={len(response.cited_claims)} "
-                  f"verified={verified}  {q['query']}", flush=True)
+            rows.append(
+                {
+                    "id": q["id"],
+                    "outcome": kind,
+                    "seconds": round(seconds, 1),
+                    "claims": len(response.cited_claims),
+                    "verified_claims": verified,
+                    "flags": sorted({f.code for f in response.warning_flags}),
+                }
+            )
+            print(
+                f"{q['id']} {kind:14} {seconds:6.1f}s  claims={len(response.cited_claims)} "
+                f"verified={verified}  {q['query']}",
+                flush=True,
+            )
         rag.close()
 
     total = len(rows)
-    counts = {k: sum(r["outcome"] == k for r in rows)
-              for k in ("first_time", "after_retry", "degraded", "not_answerable")}
+    counts = {
+        k: sum(r["outcome"] == k for r in rows)
+        for k in ("first_time", "after_retry", "degraded", "not_answerable")
+    }
     times = [r["seconds"] for r in rows]
     summary = {
-        "llm": args.llm, "questions": total, "max_tokens": args.max_tokens,
-        "max_chunks": args.max_chunks, "support_checked": checker is not None,
+        "llm": args.llm,
+        "questions": total,
+        "max_tokens": args.max_tokens,
+        "max_chunks": args.max_chunks,
+        "support_checked": checker is not None,
         "model_load_s": round(load_s, 1),
-        "seconds_per_ask": {"mean": round(statistics.mean(times), 1),
-                            "median": round(statistics.median(times), 1),
-                            "max": max(times)} if times else None,
+        "seconds_per_ask": {
+            "mean": round(statistics.mean(times), 1),
+            "median": round(statistics.median(times), 1),
+            "max": max(times),
+        }
+        if times
+        else None,
         "share": {k: round(v / total, 2) for k, v in counts.items()} if total else None,
         "counts": counts,
         "rows": rows,

@@ -59,7 +59,9 @@ def start_server(store: Path, port: int) -> subprocess.Popen[bytes]:
     env = {**os.environ, "RAGCITE_STORE": str(store)}
     server = subprocess.Popen(
         [sys.executable, "-m", "ragcite.cli.main", "serve", "--port", str(port)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

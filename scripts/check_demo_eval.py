@@ -21,6 +21,7 @@ answerable covering every document, at least 12 unanswerable).
 Exit status 0 when everything passes, 1 otherwise. Uses only the standard
 library, PyYAML, pypdf and python-docx.
 """
+
 from __future__ import annotations
 
 import html
@@ -44,20 +45,38 @@ def collapse(text: str) -> str:
 
 # ---------------------------------------------------------------- extraction
 
+
 def split_front_matter(text: str) -> tuple[dict, str]:
     lines = text.splitlines(keepends=True)
     if not lines or lines[0].strip() != "---":
         raise ValueError("missing front matter")
     for i in range(1, len(lines)):
         if lines[i].strip() == "---":
-            return yaml.safe_load("".join(lines[1:i])) or {}, "".join(lines[i + 1:])
+            return yaml.safe_load("".join(lines[1:i])) or {}, "".join(lines[i + 1 :])
     raise ValueError("unterminated front matter")
 
 
 class _BlockText(HTMLParser):
-    BLOCKS = {"p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "dd", "dt",
-              "blockquote", "figcaption", "title"}
-    SKIP = {"script", "style"}
+    BLOCKS = frozenset(
+        {
+            "p",
+            "li",
+            "h1",
+            "h2",
+            "h3",
+            "h4",
+            "h5",
+            "h6",
+            "td",
+            "th",
+            "dd",
+            "dt",
+            "blockquote",
+            "figcaption",
+            "title",
+        }
+    )
+    SKIP = frozenset({"script", "style"})
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -139,12 +158,12 @@ def load_corpus() -> tuple[dict, list[str]]:
         key = (meta.get("document_id"), meta.get("version"))
         if key in docs:
             problems.append(f"{path.name}: duplicate {key} (also {docs[key]['path'].name})")
-        docs[key] = {"path": path, "meta": meta, "units": units_by_page,
-                     "is_pdf": suffix == ".pdf"}
+        docs[key] = {"path": path, "meta": meta, "units": units_by_page, "is_pdf": suffix == ".pdf"}
     return docs, problems
 
 
 # ---------------------------------------------------------------- checking
+
 
 def check() -> list[str]:
     docs, problems = load_corpus()
@@ -178,8 +197,12 @@ def check() -> list[str]:
             problems.append(f"{qid}: answerable must be true or false")
             continue
         answerable += 1
-        for field in ("expected_document_id", "expected_version", "expected_chunk_text",
-                      "expected_answer"):
+        for field in (
+            "expected_document_id",
+            "expected_version",
+            "expected_chunk_text",
+            "expected_answer",
+        ):
             if not r.get(field):
                 problems.append(f"{qid}: missing {field}")
         key = (r.get("expected_document_id"), r.get("expected_version"))
@@ -199,8 +222,10 @@ def check() -> list[str]:
                 continue
             if not any(span in u for u in doc["units"].get(page, [])):
                 where = [p for p, us in doc["units"].items() if any(span in u for u in us)]
-                problems.append(f"{qid}: span not on one line of page {page} of "
-                                f"{doc['path'].name} (found on pages {where}): {span!r}")
+                problems.append(
+                    f"{qid}: span not on one line of page {page} of "
+                    f"{doc['path'].name} (found on pages {where}): {span!r}"
+                )
         else:
             if page is not None:
                 problems.append(f"{qid}: expected_page given for a non-PDF document")
@@ -216,8 +241,10 @@ def check() -> list[str]:
     for key in sorted(set(docs) - covered, key=str):
         problems.append(f"no question targets {key} ({docs[key]['path'].name})")
 
-    print(f"{len(docs)} documents, {len(rows)} questions "
-          f"({answerable} answerable, {unanswerable} unanswerable)")
+    print(
+        f"{len(docs)} documents, {len(rows)} questions "
+        f"({answerable} answerable, {unanswerable} unanswerable)"
+    )
     return problems
 
 

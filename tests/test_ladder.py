@@ -48,8 +48,9 @@ class ScriptedGenerator:
     ) -> DraftAnswer:
         self.calls.append(violations)
         script = self.scripts[min(len(self.calls), len(self.scripts)) - 1]
-        return parse_draft(script(chunks), model_id=self.model_id,
-                           chunk_ids=[c.chunk_id for c in chunks])
+        return parse_draft(
+            script(chunks), model_id=self.model_id, chunk_ids=[c.chunk_id for c in chunks]
+        )
 
 
 def holding(chunks: list[SourceChunk], sentence: str) -> SourceChunk:
@@ -61,8 +62,12 @@ def answer(claims: list[dict[str, Any]], **extra: Any) -> str:
 
 
 def claim(text: str, chunk_id: str, quote: str, confidence: Any = 0.95) -> dict[str, Any]:
-    return {"claim_text": text, "citations": [{"chunk_id": chunk_id, "quote": quote}],
-            "attribution_confidence": confidence, "is_synthesized": False}
+    return {
+        "claim_text": text,
+        "citations": [{"chunk_id": chunk_id, "quote": quote}],
+        "attribution_confidence": confidence,
+        "is_synthesized": False,
+    }
 
 
 def good(chunks: list[SourceChunk]) -> str:
@@ -74,9 +79,15 @@ def hallucinated_id(chunks: list[SourceChunk]) -> str:
 
 
 def paraphrased_quote(chunks: list[SourceChunk]) -> str:
-    return answer([claim("Backups stay around for roughly five weeks.",
-                         holding(chunks, ANSWER).chunk_id,
-                         "backups stay around for roughly five weeks")])
+    return answer(
+        [
+            claim(
+                "Backups stay around for roughly five weeks.",
+                holding(chunks, ANSWER).chunk_id,
+                "backups stay around for roughly five weeks",
+            )
+        ]
+    )
 
 
 def quote_from_another_chunk(chunks: list[SourceChunk]) -> str:
@@ -85,14 +96,16 @@ def quote_from_another_chunk(chunks: list[SourceChunk]) -> str:
 
 
 def uncited_sentence(chunks: list[SourceChunk]) -> str:
-    return answer([claim(ANSWER, holding(chunks, ANSWER).chunk_id, ANSWER)],
-                  answer_text=f"{ANSWER} Copies are also shipped to a vault in Zurich every "
-                              "Friday night.")
+    return answer(
+        [claim(ANSWER, holding(chunks, ANSWER).chunk_id, ANSWER)],
+        answer_text=f"{ANSWER} Copies are also shipped to a vault in Zurich every Friday night.",
+    )
 
 
 def string_confidences(chunks: list[SourceChunk]) -> str:
-    return answer([claim(ANSWER, f"[{holding(chunks, ANSWER).chunk_id.upper()}]", ANSWER,
-                         confidence="0.9")])
+    return answer(
+        [claim(ANSWER, f"[{holding(chunks, ANSWER).chunk_id.upper()}]", ANSWER, confidence="0.9")]
+    )
 
 
 def broken_json(chunks: list[SourceChunk]) -> str:
@@ -116,11 +129,17 @@ def make_rag(store_path: Path, embedder: Embedder) -> Iterator[Callable[..., Rag
     checker = default_support_checker(embedder)
 
     def make(generator: ScriptedGenerator, **gate: Any) -> Ragcite:
-        settings = load_settings(store_path=store_path,
-                                 overrides={f"gate.{k}": v for k, v in gate.items()})
-        rag = Ragcite(settings, store=SQLiteStore(store_path), embedder=embedder,
-                      reranker=SentenceSimilarityReranker(embedder), generator=generator,
-                      support_checker=checker)
+        settings = load_settings(
+            store_path=store_path, overrides={f"gate.{k}": v for k, v in gate.items()}
+        )
+        rag = Ragcite(
+            settings,
+            store=SQLiteStore(store_path),
+            embedder=embedder,
+            reranker=SentenceSimilarityReranker(embedder),
+            generator=generator,
+            support_checker=checker,
+        )
         opened.append(rag)
         return rag
 
@@ -129,9 +148,9 @@ def make_rag(store_path: Path, embedder: Embedder) -> Iterator[Callable[..., Rag
         rag.close()
 
 
-def ask(make_rag: Callable[..., Ragcite], *scripts: Script, **options: Any) -> tuple[
-    CitedResponse, ScriptedGenerator
-]:
+def ask(
+    make_rag: Callable[..., Ragcite], *scripts: Script, **options: Any
+) -> tuple[CitedResponse, ScriptedGenerator]:
     can_retry = options.pop("can_retry", True)
     generator = ScriptedGenerator(*scripts, can_retry=can_retry)
     response = make_rag(generator, **options).ask(QUESTION)

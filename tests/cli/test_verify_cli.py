@@ -9,8 +9,13 @@ from click.testing import CliRunner
 
 from ragcite.cli.main import cli
 
-SOURCES = [{"id": "backups", "title": "Data Retention Policy",
-            "text": "Full system backups are kept for 35 days before they are overwritten."}]
+SOURCES = [
+    {
+        "id": "backups",
+        "title": "Data Retention Policy",
+        "text": "Full system backups are kept for 35 days before they are overwritten.",
+    }
+]
 
 
 def write(path: Path, data: object) -> Path:
@@ -19,10 +24,19 @@ def write(path: Path, data: object) -> Path:
 
 
 def test_verified_answer_exits_0(tmp_path: Path) -> None:
-    answer = write(tmp_path / "answer.json", {"claims": [{
-        "claim_text": "Full system backups are kept for 35 days.",
-        "citations": [{"chunk_id": "backups", "quote": "Full system backups are kept for 35 days"}],
-    }]})
+    answer = write(
+        tmp_path / "answer.json",
+        {
+            "claims": [
+                {
+                    "claim_text": "Full system backups are kept for 35 days.",
+                    "citations": [
+                        {"chunk_id": "backups", "quote": "Full system backups are kept for 35 days"}
+                    ],
+                }
+            ]
+        },
+    )
     sources = write(tmp_path / "chunks.json", SOURCES)
     result = CliRunner().invoke(cli, ["verify", str(answer), "--sources", str(sources)])
     assert result.exit_code == 0, result.output
@@ -32,11 +46,14 @@ def test_verified_answer_exits_0(tmp_path: Path) -> None:
 
 
 def test_unverified_answer_exits_3(tmp_path: Path) -> None:
-    answer = write(tmp_path / "answer.json",
-                   {"citations": [{"source_id": "backups", "quote": "kept for ninety days"}]})
+    answer = write(
+        tmp_path / "answer.json",
+        {"citations": [{"source_id": "backups", "quote": "kept for ninety days"}]},
+    )
     sources = write(tmp_path / "chunks.json", SOURCES)
-    result = CliRunner().invoke(cli, ["verify", str(answer), "--sources", str(sources),
-                                      "--no-support"])
+    result = CliRunner().invoke(
+        cli, ["verify", str(answer), "--sources", str(sources), "--no-support"]
+    )
     assert result.exit_code == 3
     report = json.loads(result.stdout)
     assert not report["all_verified"] and report["citations"][0]["quote_status"] == "not_found"
@@ -55,12 +72,14 @@ def test_malformed_json_is_one_line_naming_the_file(tmp_path: Path) -> None:
 
 def test_missing_file_and_bad_shape(tmp_path: Path) -> None:
     sources = write(tmp_path / "chunks.json", SOURCES)
-    missing = CliRunner().invoke(cli, ["verify", str(tmp_path / "nope.json"), "--sources",
-                                       str(sources)])
+    missing = CliRunner().invoke(
+        cli, ["verify", str(tmp_path / "nope.json"), "--sources", str(sources)]
+    )
     assert missing.exit_code == 1 and "nope.json: file not found" in missing.stderr
     answer = write(tmp_path / "answer.json", {"citations": []})
     bad_sources = write(tmp_path / "bad.json", [{"text": "no id"}])
     shaped = CliRunner().invoke(cli, ["verify", str(answer), "--sources", str(bad_sources)])
     assert shaped.exit_code == 1
     assert shaped.stderr == (
-        f"Error: {bad_sources}: source 1 needs an id (chunk_id, source_id or id) and a text\n")
+        f"Error: {bad_sources}: source 1 needs an id (chunk_id, source_id or id) and a text\n"
+    )

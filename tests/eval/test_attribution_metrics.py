@@ -9,8 +9,14 @@ from ragcite.models import Citation, CitedClaim, CitedResponse, QuoteStatus, Sou
 
 
 def _chunk(cid: str, text: str) -> SourceChunk:
-    return SourceChunk(chunk_id=cid, document_id="d", document_title="D", chunk_text=text,
-                       char_start=0, char_end=len(text))
+    return SourceChunk(
+        chunk_id=cid,
+        document_id="d",
+        document_title="D",
+        chunk_text=text,
+        char_start=0,
+        char_end=len(text),
+    )
 
 
 def _trace() -> QuestionTrace:
@@ -18,13 +24,20 @@ def _trace() -> QuestionTrace:
     claim = CitedClaim(
         claim_text="Backups are kept for 35 days.",
         source_chunk_ids=["c1", "c2"],
-        citations=[Citation(chunk_id="c1", quote="Backups are kept for 35 days.",
-                            quote_status=QuoteStatus.EXACT),
-                   Citation(chunk_id="c2", quote="Logs are kept.",
-                            quote_status=QuoteStatus.FUZZY)],
+        citations=[
+            Citation(
+                chunk_id="c1", quote="Backups are kept for 35 days.", quote_status=QuoteStatus.EXACT
+            ),
+            Citation(chunk_id="c2", quote="Logs are kept.", quote_status=QuoteStatus.FUZZY),
+        ],
     )
-    response = CitedResponse(query="q", answer_text=claim.claim_text, answerable=True,
-                             cited_claims=[claim], source_chunks=chunks)
+    response = CitedResponse(
+        query="q",
+        answer_text=claim.claim_text,
+        answerable=True,
+        cited_claims=[claim],
+        source_chunks=chunks,
+    )
     question = LabelledQuestion(id="q", query="q", expected_document_id="d")
     return QuestionTrace(question, {}, response, [True])
 

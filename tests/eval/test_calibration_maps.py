@@ -40,8 +40,9 @@ def test_fitted_map_lowers_held_out_ece() -> None:
     assert mapping(0.55) < mapping(0.95)
 
 
-@pytest.mark.parametrize("mapping", [IsotonicMap((0.2, 0.6, 1.0), (0.1, 0.3, 0.9)),
-                                     PlattMap(6.0, -4.0)])
+@pytest.mark.parametrize(
+    "mapping", [IsotonicMap((0.2, 0.6, 1.0), (0.1, 0.3, 0.9)), PlattMap(6.0, -4.0)]
+)
 def test_map_round_trips_through_json(tmp_path: Path, mapping: IsotonicMap | PlattMap) -> None:
     path = tmp_path / "calibration.json"
     path.write_text(json.dumps({**calibration_to_dict(mapping), "note": "kept for people"}))

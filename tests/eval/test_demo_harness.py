@@ -54,8 +54,9 @@ def test_retrieval_per_stage(report: EvalReport) -> None:
     assert stages["hybrid"]["mrr@10"] >= 0.85
     assert stages["hybrid"]["ndcg@10"] <= 1.0
     # Fusion is at least as good as either retriever alone at 5.
-    assert stages["hybrid"]["recall@5"] >= min(stages["dense"]["recall@5"],
-                                               stages["keyword"]["recall@5"])
+    assert stages["hybrid"]["recall@5"] >= min(
+        stages["dense"]["recall@5"], stages["keyword"]["recall@5"]
+    )
 
 
 def test_attribution(report: EvalReport) -> None:
@@ -96,17 +97,22 @@ def test_flag_rates(report: EvalReport) -> None:
     assert flags["not_answerable"] > 0
 
 
-def test_run_folders_compare_and_cli(
-    report: EvalReport, demo_rag: Ragcite, tmp_path: Path
-) -> None:
-    run_a = write_run(tmp_path / "a", settings=demo_rag.settings, dataset=str(DEMO_SET),
-                      command="all", results=report.results)
+def test_run_folders_compare_and_cli(report: EvalReport, demo_rag: Ragcite, tmp_path: Path) -> None:
+    run_a = write_run(
+        tmp_path / "a",
+        settings=demo_rag.settings,
+        dataset=str(DEMO_SET),
+        command="all",
+        results=report.results,
+    )
     changed = json.loads(json.dumps(report.results, default=float))
     changed["abstention"]["f1"] = 0.5
     other = demo_rag.settings.model_copy(
-        update={"rerank": demo_rag.settings.rerank.model_copy(update={"vector_weight": 0.5})})
-    run_b = write_run(tmp_path / "b", settings=other, dataset=str(DEMO_SET), command="all",
-                      results=changed)
+        update={"rerank": demo_rag.settings.rerank.model_copy(update={"vector_weight": 0.5})}
+    )
+    run_b = write_run(
+        tmp_path / "b", settings=other, dataset=str(DEMO_SET), command="all", results=changed
+    )
     assert {p.name for p in run_a.iterdir()} >= {"settings.json", "results.json", "report.md"}
     comparison = compare_runs(run_a, run_b)
     f1 = next(m for m in comparison.metrics if m[0] == "abstention.f1")
@@ -117,13 +123,15 @@ def test_run_folders_compare_and_cli(
     assert "abstention.f1" in result.output and "vector_weight" in result.output
 
 
-def test_calibration_file_is_used_by_open(report: EvalReport, demo_store_path: Path,
-                                          tmp_path: Path) -> None:
+def test_calibration_file_is_used_by_open(
+    report: EvalReport, demo_store_path: Path, tmp_path: Path
+) -> None:
     assert report.fitted is not None
     path = tmp_path / "calibration.json"
     path.write_text(json.dumps(calibration_to_dict(report.fitted)))
-    settings = load_settings(store_path=demo_store_path,
-                             overrides={"score.calibration_path": str(path)})
+    settings = load_settings(
+        store_path=demo_store_path, overrides={"score.calibration_path": str(path)}
+    )
     rag = Ragcite.open(settings)
     try:
         assert rag.calibration is not None
@@ -149,4 +157,3 @@ def test_tune_small_grid_writes_settings(
     settings = load_settings(base, store_path=tmp_path / "x.db")
     assert settings.score.claim_weight == result.best.claim_weight
     assert apply_best(demo_rag.settings, result.best).rerank == settings.rerank
-

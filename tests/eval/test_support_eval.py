@@ -16,14 +16,26 @@ from ragcite.index.embedder import Embedder
 from ragcite.verify.support import default_support_checker
 
 PAIRS = [
-    {"premise": "Full system backups are kept for 35 days before they are overwritten.",
-     "claim": "Backups are kept for 35 days.", "label": "supported"},
-    {"premise": "Full system backups are kept for 35 days before they are overwritten.",
-     "claim": "Backups are kept for 90 days.", "label": False},
-    {"references": ["Parental leave is 16 weeks at full pay.", "It applies to all parents."],
-     "claim": "Parents get 16 weeks of paid parental leave.", "label": 1},
-    {"premise": "The office is closed on public holidays.",
-     "claim": "The cafeteria serves breakfast from 7 am.", "label": "not_supported"},
+    {
+        "premise": "Full system backups are kept for 35 days before they are overwritten.",
+        "claim": "Backups are kept for 35 days.",
+        "label": "supported",
+    },
+    {
+        "premise": "Full system backups are kept for 35 days before they are overwritten.",
+        "claim": "Backups are kept for 90 days.",
+        "label": False,
+    },
+    {
+        "references": ["Parental leave is 16 weeks at full pay.", "It applies to all parents."],
+        "claim": "Parents get 16 weeks of paid parental leave.",
+        "label": 1,
+    },
+    {
+        "premise": "The office is closed on public holidays.",
+        "claim": "The cafeteria serves breakfast from 7 am.",
+        "label": "not_supported",
+    },
 ]
 
 

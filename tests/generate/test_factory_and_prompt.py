@@ -28,13 +28,16 @@ def test_specs(embedder: Embedder, monkeypatch: pytest.MonkeyPatch) -> None:
     assert isinstance(local, LocalLlamaGenerator) and getattr(local, "can_retry", False)
 
 
-@pytest.mark.parametrize(("spec", "message"), [
-    ("gpt-4", "'gpt-4' is not recognised"),
-    ("openai:", "'openai:' is not recognised"),
-    ("openai-compatible:http://127.0.0.1:8080/v1", "needs a model after '#'"),
-    ("local:model.bin", "local models are GGUF files"),
-    ("local:/nowhere/m.gguf", "GGUF model file not found"),
-])
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("gpt-4", "'gpt-4' is not recognised"),
+        ("openai:", "'openai:' is not recognised"),
+        ("openai-compatible:http://127.0.0.1:8080/v1", "needs a model after '#'"),
+        ("local:model.bin", "local models are GGUF files"),
+        ("local:/nowhere/m.gguf", "GGUF model file not found"),
+    ],
+)
 def test_bad_specs_name_the_spec(embedder: Embedder, spec: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         build_generator(spec, embedder)
@@ -52,9 +55,16 @@ def test_keys_come_from_the_environment(
 
 
 def test_prompt_schema_first_then_rules_then_blocks(tmp_path: Path) -> None:
-    chunk = SourceChunk(chunk_id="c_1", document_id="d", document_title="Handbook",
-                        section_heading="Leave", page_number=3, chunk_text="Leave is 16 weeks.",
-                        char_start=0, char_end=18)
+    chunk = SourceChunk(
+        chunk_id="c_1",
+        document_id="d",
+        document_title="Handbook",
+        section_heading="Leave",
+        page_number=3,
+        chunk_text="Leave is 16 weeks.",
+        char_start=0,
+        char_end=18,
+    )
     system, user = build_messages("How long?", [chunk], violations=["claim 1 cites 'c_9'"])
     schema_at = system["content"].index('{"type":"object"')
     assert schema_at < system["content"].index("Rules:")
@@ -70,7 +80,8 @@ def test_prompt_schema_first_then_rules_then_blocks(tmp_path: Path) -> None:
     assert items["properties"]["citations"]["items"]["properties"]["chunk_id"]["enum"] == ["c_1"]
     assert schema["properties"]["claims"]["maxItems"] == 2
     assert items["additionalProperties"] is False and set(items["required"]) == set(
-        items["properties"])
+        items["properties"]
+    )
 
 
 def test_ask_llm_option_reports_a_bad_spec_in_one_line(tmp_path: Path) -> None:
@@ -78,8 +89,9 @@ def test_ask_llm_option_reports_a_bad_spec_in_one_line(tmp_path: Path) -> None:
 
     from ragcite.cli.main import cli
 
-    result = CliRunner().invoke(cli, ["--store", str(tmp_path / "s.db"), "ask", "How long?",
-                                      "--llm", "gpt-4"])
+    result = CliRunner().invoke(
+        cli, ["--store", str(tmp_path / "s.db"), "ask", "How long?", "--llm", "gpt-4"]
+    )
     assert result.exit_code == 1
     assert result.stderr.startswith("Error: LLM spec 'gpt-4' is not recognised: use extractive")
     assert result.stderr.count("\n") == 1

@@ -12,8 +12,9 @@ from ragcite.models import SourceChunk
 
 
 def test_smollm2_answers_in_schema(small_chunks: list[SourceChunk]) -> None:
-    generator = LocalLlamaGenerator(smollm2_path(), n_ctx=2048, n_threads=1, max_tokens=160,
-                                    max_claims=1, max_chars=60)
+    generator = LocalLlamaGenerator(
+        smollm2_path(), n_ctx=2048, n_threads=1, max_tokens=160, max_claims=1, max_chars=60
+    )
     draft = generator.generate("How long is parental leave?", small_chunks)
     assert draft.model_id == "local:SmolLM2-135M-Instruct.Q4_1.gguf"
     assert generator.can_retry

@@ -73,5 +73,6 @@ def test_bad_settings_are_config_errors() -> None:
     with pytest.raises(ConfigError, match="must start with http"):
         OpenAICompatibleGenerator("localhost:8080", "m")
     with pytest.raises(ConfigError, match="OPENAI_TEST_KEY"):
-        OpenAICompatibleGenerator("https://x.invalid/v1", "m", api_key_env="OPENAI_TEST_KEY",
-                                  require_key=True)
+        OpenAICompatibleGenerator(
+            "https://x.invalid/v1", "m", api_key_env="OPENAI_TEST_KEY", require_key=True
+        )

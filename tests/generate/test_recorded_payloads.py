@@ -25,9 +25,16 @@ def load(name: str) -> Any:
 @pytest.fixture
 def chunks() -> list[SourceChunk]:
     return [
-        SourceChunk(chunk_id=c["chunk_id"], document_id=c["chunk_id"], document_title=c["title"],
-                    section_heading=c["section"], page_number=c.get("page"),
-                    chunk_text=c["text"], char_start=0, char_end=len(c["text"]))
+        SourceChunk(
+            chunk_id=c["chunk_id"],
+            document_id=c["chunk_id"],
+            document_title=c["title"],
+            section_heading=c["section"],
+            page_number=c.get("page"),
+            chunk_text=c["text"],
+            char_start=0,
+            char_end=len(c["text"]),
+        )
         for c in load("chunks.json")
     ]
 

@@ -33,8 +33,10 @@ def test_ask_returns_verified_claims_with_quotes_and_display_metadata(client: Te
             assert citation["quote"] and citation["quote_status"] != "not_found"
             assert citation["display"].startswith("Data Retention Policy")
             start, end = citation["document_span"]
-            text = client.get(f"/documents/{citation['document_id']}/text",
-                              params={"version": citation["document_version"]}).json()["text"]
+            text = client.get(
+                f"/documents/{citation['document_id']}/text",
+                params={"version": citation["document_version"]},
+            ).json()["text"]
             assert " ".join(text[start:end].split()) == " ".join(citation["quote"].split())
 
 
@@ -51,8 +53,9 @@ def test_ask_rejects_an_empty_question(client: TestClient) -> None:
 
 
 def test_ask_rejects_malformed_json_and_missing_fields(client: TestClient) -> None:
-    bad = client.post("/ask", content=b'{"question": ',
-                      headers={"content-type": "application/json"})
+    bad = client.post(
+        "/ask", content=b'{"question": ', headers={"content-type": "application/json"}
+    )
     assert_problem(bad, 400, "not valid JSON")
     assert_problem(client.post("/ask", json={}), 422, "question")
     assert_problem(client.post("/ask", json={"question": "x", "top_k": 0}), 422, "top_k")
@@ -61,8 +64,11 @@ def test_ask_rejects_malformed_json_and_missing_fields(client: TestClient) -> No
 
 def test_json_bodies_have_a_size_limit(client: TestClient) -> None:
     huge = json.dumps({"question": "x" * (2 * 1024 * 1024)})
-    assert_problem(client.post("/ask", content=huge, headers={"content-type": "application/json"}),
-                   413, "limit")
+    assert_problem(
+        client.post("/ask", content=huge, headers={"content-type": "application/json"}),
+        413,
+        "limit",
+    )
 
 
 def test_ask_stream_sends_answer_then_claims_then_the_response(client: TestClient) -> None:
@@ -130,13 +136,17 @@ def test_upload_ingests_a_file_and_it_can_be_asked_then_deleted(
     writable_client: TestClient,
 ) -> None:
     text = b"# Stock options\n\nEmployee stock options vest over four years, one-year cliff.\n"
-    added = writable_client.post("/documents", files={"file": ("equity.md", text, "text/markdown")},
-                                 data={"title": "Equity Plan"})
+    added = writable_client.post(
+        "/documents",
+        files={"file": ("equity.md", text, "text/markdown")},
+        data={"title": "Equity Plan"},
+    )
     assert added.status_code == 201, added.text
     assert added.json()["document"]["document_id"] == "equity"
     assert added.json()["document"]["title"] == "Equity Plan"
-    again = writable_client.post("/documents", files={"file": ("equity.md", text)},
-                                 data={"title": "Equity Plan"})
+    again = writable_client.post(
+        "/documents", files={"file": ("equity.md", text)}, data={"title": "Equity Plan"}
+    )
     assert again.status_code == 200 and again.json()["status"] == "unchanged"
     answer = writable_client.post("/ask", json={"question": "How do stock options vest?"}).json()
     assert answer["answerable"]
@@ -152,10 +162,15 @@ def test_upload_refuses_unsupported_corrupt_empty_and_huge_files(
     writable_client: TestClient,
 ) -> None:
     post = writable_client.post
-    assert_problem(post("/documents", files={"file": ("tool.exe", b"MZ")}), 415,
-                   "tool.exe", "unsupported file type")
-    assert_problem(post("/documents", files={"file": ("broken.pdf", b"not a pdf at all")}), 422,
-                   "broken.pdf")
+    assert_problem(
+        post("/documents", files={"file": ("tool.exe", b"MZ")}),
+        415,
+        "tool.exe",
+        "unsupported file type",
+    )
+    assert_problem(
+        post("/documents", files={"file": ("broken.pdf", b"not a pdf at all")}), 422, "broken.pdf"
+    )
     assert_problem(post("/documents", files={"file": ("empty.txt", b"")}), 422, "empty.txt")
     fifty_mb = b"a" * (50 * 1024 * 1024)
     assert_problem(post("/documents", files={"file": ("big.txt", fifty_mb)}), 413, "limit")
@@ -163,8 +178,13 @@ def test_upload_refuses_unsupported_corrupt_empty_and_huge_files(
 
 
 def test_feedback_is_persisted_in_the_store(writable_client: TestClient) -> None:
-    sent = {"query": PII, "rating": "wrong_citation", "chunk_id": "c_1", "comment": "off by a year",
-            "response": {"answer": "…"}}
+    sent = {
+        "query": PII,
+        "rating": "wrong_citation",
+        "chunk_id": "c_1",
+        "comment": "off by a year",
+        "response": {"answer": "…"},
+    }
     reply = writable_client.post("/feedback", json=sent)
     assert reply.status_code == 201
     assert reply.json()["id"] >= 1
@@ -172,16 +192,26 @@ def test_feedback_is_persisted_in_the_store(writable_client: TestClient) -> None
     stored = rag.store.list_feedback()
     assert stored[0].rating == "wrong_citation" and stored[0].comment == "off by a year"
     assert json.loads(stored[0].response_json) == {"answer": "…"}
-    assert_problem(writable_client.post("/feedback", json={"query": PII, "rating": "meh"}), 422,
-                   "rating")
+    assert_problem(
+        writable_client.post("/feedback", json={"query": PII, "rating": "meh"}), 422, "rating"
+    )
 
 
 def test_healthz_openapi_page_and_unknown_routes(client: TestClient) -> None:
     health = client.get("/healthz").json()
     assert health["status"] == "ok" and health["chunks"] > 0
     paths = client.get("/openapi.json").json()["paths"]
-    for route in ("/ask", "/ask/stream", "/verify", "/documents", "/documents/{document_id}",
-                  "/documents/{document_id}/text", "/chunks/{chunk_id}", "/feedback", "/healthz"):
+    for route in (
+        "/ask",
+        "/ask/stream",
+        "/verify",
+        "/documents",
+        "/documents/{document_id}",
+        "/documents/{document_id}/text",
+        "/chunks/{chunk_id}",
+        "/feedback",
+        "/healthz",
+    ):
         assert route in paths
     page = client.get("/")
     assert page.status_code == 200 and "Ask a question about your documents" in page.text
@@ -192,19 +222,38 @@ def test_healthz_openapi_page_and_unknown_routes(client: TestClient) -> None:
 
 
 def test_verify_checks_any_answer_against_given_sources(client: TestClient) -> None:
-    sources = [{"id": "s1", "text": "The primary caregiver receives 20 weeks of parental leave."},
-               {"id": "s2", "text": "Expenses over $5,000 need the CFO's approval."}]
-    good = client.post("/verify", json={"answer": {"citations": [
-        {"source_id": "s1", "quote": "receives 20 weeks of parental leave"}]},
-        "sources": sources}).json()
+    sources = [
+        {"id": "s1", "text": "The primary caregiver receives 20 weeks of parental leave."},
+        {"id": "s2", "text": "Expenses over $5,000 need the CFO's approval."},
+    ]
+    good = client.post(
+        "/verify",
+        json={
+            "answer": {
+                "citations": [{"source_id": "s1", "quote": "receives 20 weeks of parental leave"}]
+            },
+            "sources": sources,
+        },
+    ).json()
     assert good["all_verified"] is True
     assert good["citations"][0]["quote_status"] == "exact"
-    bad = client.post("/verify", json={"answer": {"citations": [
-        {"source_id": "s9", "quote": "20 weeks"},
-        {"source_id": "s2", "quote": "receives 20 weeks of parental leave"}]},
-        "sources": sources}).json()
+    bad = client.post(
+        "/verify",
+        json={
+            "answer": {
+                "citations": [
+                    {"source_id": "s9", "quote": "20 weeks"},
+                    {"source_id": "s2", "quote": "receives 20 weeks of parental leave"},
+                ]
+            },
+            "sources": sources,
+        },
+    ).json()
     assert bad["all_verified"] is False
     assert [c["verified"] for c in bad["citations"]] == [False, False]
-    assert_problem(client.post("/verify", json={"answer": {}, "sources": sources}), 422,
-                   "neither claims nor citations")
+    assert_problem(
+        client.post("/verify", json={"answer": {}, "sources": sources}),
+        422,
+        "neither claims nor citations",
+    )
     assert_problem(client.post("/verify", json={"answer": {"citations": []}}), 422, "sources")

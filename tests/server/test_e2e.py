@@ -13,8 +13,15 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwr
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "server"
-LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync", "--no-first-run"]
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists(), reason="needs Debian's chromium: apt-get install -y chromium"
@@ -30,10 +37,14 @@ def page(live_server: str) -> Iterator[sync_api.Page]:
         context.set_default_timeout(30_000)
         # Nothing may be loaded from anywhere but the server itself.
         outside: list[str] = []
-        context.route("**/*", lambda route: (
-            route.continue_() if route.request.url.startswith(live_server)
-            else (outside.append(route.request.url), route.abort())[-1]
-        ))
+        context.route(
+            "**/*",
+            lambda route: (
+                route.continue_()
+                if route.request.url.startswith(live_server)
+                else (outside.append(route.request.url), route.abort())[-1]
+            ),
+        )
         tab = context.new_page()
         tab.goto(live_server)
         yield tab
@@ -59,8 +70,11 @@ def test_answer_citation_quote_and_source_viewer(page: sync_api.Page) -> None:
 
     # One marker per source per claim, showing display metadata rather than IDs.
     for i in range(claims.count()):
-        ids = claims.nth(i).locator(".cite-wrap").evaluate_all(
-            "els => els.map(e => e.dataset.chunkId)")
+        ids = (
+            claims.nth(i)
+            .locator(".cite-wrap")
+            .evaluate_all("els => els.map(e => e.dataset.chunkId)")
+        )
         assert len(ids) == len(set(ids)) >= 1
     marker = page.locator(".cite").first
     expect(marker).to_contain_text("Data Retention Policy v2024 →")
@@ -107,7 +121,8 @@ def test_unanswerable_question_shows_the_closest_material(page: sync_api.Page) -
     expect = sync_api.expect
     ask(page, "What is the vesting schedule for employee stock options?")
     expect(page.locator(".not-found")).to_have_text(
-        "I couldn't find this in the documents; closest material:")
+        "I couldn't find this in the documents; closest material:"
+    )
     nearest = page.locator(".nearest .source")
     expect(nearest.first).to_be_visible()
     assert nearest.count() >= 1

@@ -17,9 +17,12 @@ from ragcite.render.terminal import print_chunks, print_response
 @click.option("-k", "--top-k", type=click.IntRange(1, 200), help="Chunks to retrieve (default 8).")
 @click.option("--corpus", "corpora", multiple=True, help="Only this corpus (repeatable).")
 @click.option("--include-superseded", is_flag=True, help="Also search superseded versions.")
-@click.option("--llm", metavar="SPEC",
-              help="Generator: extractive (default), openai:MODEL, anthropic:MODEL, "
-                   "local:PATH.gguf, local:smollm2, openai-compatible:URL#MODEL.")
+@click.option(
+    "--llm",
+    metavar="SPEC",
+    help="Generator: extractive (default), openai:MODEL, anthropic:MODEL, "
+    "local:PATH.gguf, local:smollm2, openai-compatible:URL#MODEL.",
+)
 @click.pass_obj
 def ask(
     app: AppContext,

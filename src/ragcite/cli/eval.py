@@ -38,8 +38,14 @@ def _print(tables_: list[Table], console: Console) -> None:
 
 @contextmanager
 def _progress(console: Console, label: str, total: int) -> Iterator[Callable[[int], None]]:
-    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=True) as bar:
+    with Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
         task = bar.add_task(label, total=total)
 
         def advance(n: int = 1) -> None:
@@ -59,39 +65,53 @@ def _calibration_target(app: AppContext, settings: Settings, explicit: Path | No
         return explicit
     if settings.score.calibration_path:
         return Path(settings.score.calibration_path).expanduser()
-    config = app.config_path or (Path(os.environ[CONFIG_ENV]) if os.environ.get(CONFIG_ENV)
-                                 else Path("ragcite.toml"))
+    config = app.config_path or (
+        Path(os.environ[CONFIG_ENV]) if os.environ.get(CONFIG_ENV) else Path("ragcite.toml")
+    )
     if config.is_file():
         return config.with_name("calibration.json")
     return settings.store_path.with_name(settings.store_path.stem + ".calibration.json")
 
 
-def _run_part(app: AppContext, part: str, dataset: Path, out: Path | None, fit: bool,
-              calibration_out: Path | None) -> None:
+def _run_part(
+    app: AppContext,
+    part: str,
+    dataset: Path,
+    out: Path | None,
+    fit: bool,
+    calibration_out: Path | None,
+) -> None:
     console = app.console
     questions = load_questions(dataset)
     parts = PARTS if part == "all" else (part,)
     folder = _out(out, part)
     rag = app.rag
     with _progress(console, "asking", len(questions)) as advance:
-        report = evaluate(rag, questions, parts=parts, plots=folder,
-                          on_question=lambda: advance(1))
-    write_run(folder, settings=rag.settings, dataset=str(dataset), command=part,
-              results=report.results)
+        report = evaluate(rag, questions, parts=parts, plots=folder, on_question=lambda: advance(1))
+    write_run(
+        folder, settings=rag.settings, dataset=str(dataset), command=part, results=report.results
+    )
     _print(tables(report.results), console)
     if fit and report.fitted is not None:
         target = _calibration_target(app, rag.settings, calibration_out)
         target.parent.mkdir(parents=True, exist_ok=True)
-        payload = {**calibration_to_dict(report.fitted),
-                   "fitted_on": {"dataset": str(dataset),
-                                 "claims": report.results["calibration"]["claim"]["before"]["n"]},
-                   "held_out": {k: report.results["calibration"]["claim"][k]["ece"]
-                                for k in ("before", "after")}}
+        payload = {
+            **calibration_to_dict(report.fitted),
+            "fitted_on": {
+                "dataset": str(dataset),
+                "claims": report.results["calibration"]["claim"]["before"]["n"],
+            },
+            "held_out": {
+                k: report.results["calibration"]["claim"][k]["ece"] for k in ("before", "after")
+            },
+        }
         target.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
         console.print(f"Calibration map ({payload['method']}) written to {target}")
         if str(target) != (rag.settings.score.calibration_path or ""):
-            console.print(f"Use it at ask time: set [score] calibration_path = \"{target}\" in "
-                          "ragcite.toml", markup=False)
+            console.print(
+                f'Use it at ask time: set [score] calibration_path = "{target}" in ragcite.toml',
+                markup=False,
+            )
     elif fit:
         console.print("[yellow]Too few labelled claims (or one class only) to fit a map.[/]")
     console.print(f"Run written to {folder}")
@@ -100,18 +120,25 @@ def _run_part(app: AppContext, part: str, dataset: Path, out: Path | None, fit: 
 def _part_command(part: str, help_text: str) -> click.Command:
     @click.command(name=part, help=help_text)
     @click.argument("dataset", type=click.Path(dir_okay=False, path_type=Path))
-    @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
-                  help="Run folder (default runs/PART-TIMESTAMP).")
-    @click.option("--fit", is_flag=True, help="Fit a calibration map and store it "
-                  "(calibration and all only).")
-    @click.option("--calibration-out", type=click.Path(dir_okay=False, path_type=Path),
-                  help="Where --fit writes the map (default: score.calibration_path, or "
-                  "next to the settings file or store).")
+    @click.option(
+        "--out",
+        type=click.Path(file_okay=False, path_type=Path),
+        help="Run folder (default runs/PART-TIMESTAMP).",
+    )
+    @click.option(
+        "--fit", is_flag=True, help="Fit a calibration map and store it (calibration and all only)."
+    )
+    @click.option(
+        "--calibration-out",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help="Where --fit writes the map (default: score.calibration_path, or "
+        "next to the settings file or store).",
+    )
     @click.pass_obj
-    def command(app: AppContext, dataset: Path, out: Path | None, fit: bool,
-                calibration_out: Path | None) -> None:
-        _run_part(app, part, dataset, out, fit and part in ("calibration", "all"),
-                  calibration_out)
+    def command(
+        app: AppContext, dataset: Path, out: Path | None, fit: bool, calibration_out: Path | None
+    ) -> None:
+        _run_part(app, part, dataset, out, fit and part in ("calibration", "all"), calibration_out)
 
     return command
 
@@ -123,8 +150,10 @@ def eval_group() -> None:
 
 for _part, _help in (
     ("retrieval", "Precision/recall@k, MRR@10, nDCG@10 per stage on a labelled JSONL."),
-    ("attribution", "Citation recall/precision, verbatim quotes, hallucinated IDs, "
-     "unattributed sentences."),
+    (
+        "attribution",
+        "Citation recall/precision, verbatim quotes, hallucinated IDs, unattributed sentences.",
+    ),
     ("abstention", "Precision/recall/F1 of `answerable` against the labels."),
     ("calibration", "ECE, Brier and a reliability diagram, before and after a fitted map."),
     ("all", "Retrieval, attribution, abstention, calibration and flag rates in one pass."),
@@ -134,28 +163,42 @@ for _part, _help in (
 
 @eval_group.command(name="support")
 @click.argument("dataset")
-@click.option("--split", type=click.Choice(["train", "validation", "test", "all"]),
-              default="test", show_default=True, help="Group-wise split of a shared data set.")
+@click.option(
+    "--split",
+    type=click.Choice(["train", "validation", "test", "all"]),
+    default="test",
+    show_default=True,
+    help="Group-wise split of a shared data set.",
+)
 @click.option("--limit", type=click.IntRange(1), help="At most this many pairs.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path))
 @click.pass_obj
-def support(app: AppContext, dataset: str, split: str, limit: int | None,
-            out: Path | None) -> None:
+def support(app: AppContext, dataset: str, split: str, limit: int | None, out: Path | None) -> None:
     """Support-checker accuracy, macro-F1, ROC-AUC, ECE on a JSONL or a shared data set."""
     from ragcite.verify.support import default_support_checker
 
     if dataset not in LOADERS and not Path(dataset).is_file():
-        raise click.BadParameter(f"{dataset!r} is neither a file nor one of {', '.join(LOADERS)}",
-                                 param_hint="DATASET")
-    pairs = load_support_pairs(dataset, split=None if split == "all" else split,  # type: ignore[arg-type]
-                               limit=limit)
+        raise click.BadParameter(
+            f"{dataset!r} is neither a file nor one of {', '.join(LOADERS)}", param_hint="DATASET"
+        )
+    pairs = load_support_pairs(
+        dataset,
+        split=None if split == "all" else split,  # type: ignore[arg-type]
+        limit=limit,
+    )
     checker = app.rag.support_checker or default_support_checker(app.rag.embedder)
     with _progress(app.console, "checking", len(pairs)) as advance:
-        results = {"support": {"dataset": dataset, "split": split,
-                               **support_metrics(checker, pairs, on_batch=advance)}}
+        results = {
+            "support": {
+                "dataset": dataset,
+                "split": split,
+                **support_metrics(checker, pairs, on_batch=advance),
+            }
+        }
     folder = _out(out, "support")
-    write_run(folder, settings=app.rag.settings, dataset=dataset, command="support",
-              results=results)
+    write_run(
+        folder, settings=app.rag.settings, dataset=dataset, command="support", results=results
+    )
     _print(tables(results), app.console)
     app.console.print(f"Run written to {folder}")
 
@@ -175,8 +218,13 @@ def compare(app: AppContext, run_a: Path, run_b: Path, all_metrics: bool) -> Non
             rows.append([name, fmt(a), fmt(b), "–" if delta is None else f"{delta:+.3f}"])
     out = [Table(f"Metrics: {run_a.name} → {run_b.name}", ["metric", "A", "B", "Δ"], rows)]
     if result.settings:
-        out.append(Table("Settings that differ", ["setting", "A", "B"],
-                         [[k, str(a), str(b)] for k, a, b in result.settings]))
+        out.append(
+            Table(
+                "Settings that differ",
+                ["setting", "A", "B"],
+                [[k, str(a), str(b)] for k, a, b in result.settings],
+            )
+        )
     _print(out, app.console)
     if not rows:
         app.console.print("No metric changed.")
@@ -193,13 +241,31 @@ def _weights(text: str) -> list[float]:
 
 
 def candidate_table(candidates: list[Candidate], limit: int | None = None) -> Table:
-    rows = [[f"{c.vector_weight:.1f}/{c.reranker_weight:.1f}",
-             f"{c.claim_weight:.1f}/{c.chunk_weight:.1f}", fmt(c.answer_auc), fmt(c.claim_auc),
-             fmt(c.false_alarm_rate), fmt(c.catch_rate), fmt(c.recall_at_5)]
-            for c in candidates[:limit]]
-    return Table("Tuning candidates (best first)",
-                 ["vector/reranker", "claim/chunk", "answer AUC", "claim AUC",
-                  "false alarms", "catches", "reranked R@5"], rows)
+    rows = [
+        [
+            f"{c.vector_weight:.1f}/{c.reranker_weight:.1f}",
+            f"{c.claim_weight:.1f}/{c.chunk_weight:.1f}",
+            fmt(c.answer_auc),
+            fmt(c.claim_auc),
+            fmt(c.false_alarm_rate),
+            fmt(c.catch_rate),
+            fmt(c.recall_at_5),
+        ]
+        for c in candidates[:limit]
+    ]
+    return Table(
+        "Tuning candidates (best first)",
+        [
+            "vector/reranker",
+            "claim/chunk",
+            "answer AUC",
+            "claim AUC",
+            "false alarms",
+            "catches",
+            "reranked R@5",
+        ],
+        rows,
+    )
 
 
 @eval_group.command(name="tune")
@@ -207,30 +273,50 @@ def candidate_table(candidates: list[Candidate], limit: int | None = None) -> Ta
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--vector-weights", default=",".join(map(str, GRID)), show_default=True)
 @click.option("--claim-weights", default=",".join(map(str, GRID)), show_default=True)
-@click.option("--write", "write_to", type=click.Path(dir_okay=False, path_type=Path),
-              help="Settings TOML to write the chosen weights to (default: the settings "
-              "file in use, or ./ragcite.toml).")
+@click.option(
+    "--write",
+    "write_to",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Settings TOML to write the chosen weights to (default: the settings "
+    "file in use, or ./ragcite.toml).",
+)
 @click.option("--dry-run", is_flag=True, help="Only report; write no settings file.")
 @click.pass_obj
-def tune_command(app: AppContext, dataset: Path, out: Path | None, vector_weights: str,
-                 claim_weights: str, write_to: Path | None, dry_run: bool) -> None:
+def tune_command(
+    app: AppContext,
+    dataset: Path,
+    out: Path | None,
+    vector_weights: str,
+    claim_weights: str,
+    write_to: Path | None,
+    dry_run: bool,
+) -> None:
     """Grid-search the vector/reranker weights and the confidence blend; keep the best."""
     questions = load_questions(dataset)
     vws, cws = _weights(vector_weights), _weights(claim_weights)
     with _progress(app.console, "tuning", len(vws) * len(questions)) as advance:
-        result = tune(app.rag, questions, vector_weights=vws, claim_weights=cws,
-                      on_question=lambda: advance(1))
+        result = tune(
+            app.rag,
+            questions,
+            vector_weights=vws,
+            claim_weights=cws,
+            on_question=lambda: advance(1),
+        )
     folder = _out(out, "tune")
     table = candidate_table(result.candidates)
-    results: dict[str, Any] = {"tune": {"best": candidates_json(result)[0],
-                                        "candidates": candidates_json(result)}}
-    write_run(folder, settings=app.rag.settings, dataset=str(dataset), command="tune",
-              results=results)
-    (folder / "report.md").write_text(f"# ragcite eval tune: {dataset}\n\n" + markdown([table]),
-                                      encoding="utf-8")
+    results: dict[str, Any] = {
+        "tune": {"best": candidates_json(result)[0], "candidates": candidates_json(result)}
+    }
+    write_run(
+        folder, settings=app.rag.settings, dataset=str(dataset), command="tune", results=results
+    )
+    (folder / "report.md").write_text(
+        f"# ragcite eval tune: {dataset}\n\n" + markdown([table]), encoding="utf-8"
+    )
     _print([candidate_table(result.candidates, 10)], app.console)
-    base = app.config_path or (Path(os.environ[CONFIG_ENV]) if os.environ.get(CONFIG_ENV)
-                               else Path("ragcite.toml"))
+    base = app.config_path or (
+        Path(os.environ[CONFIG_ENV]) if os.environ.get(CONFIG_ENV) else Path("ragcite.toml")
+    )
     text = tuned_settings_toml(base, result.best, markdown([table]))
     (folder / "tuned.toml").write_text(text, encoding="utf-8")
     target = write_to or base

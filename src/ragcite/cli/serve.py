@@ -10,8 +10,13 @@ from ragcite.errors import missing_extra
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
-              help="Port to listen on.")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="Port to listen on.",
+)
 @click.pass_obj
 def serve(app: AppContext, host: str, port: int) -> None:
     """Serve the HTTP API (schema at /openapi.json) and the web page at /."""

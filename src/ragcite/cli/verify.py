@@ -17,9 +17,13 @@ EXIT_UNVERIFIED = 3
 
 @click.command()
 @click.argument("answer", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--sources", "sources_path", required=True,
-              type=click.Path(dir_okay=False, path_type=Path),
-              help="JSON list of the source texts: [{\"id\": ..., \"text\": ...}, ...].")
+@click.option(
+    "--sources",
+    "sources_path",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help='JSON list of the source texts: [{"id": ..., "text": ...}, ...].',
+)
 @click.option("--no-support", is_flag=True, help="Check IDs and quotes only, not support.")
 def verify(answer: Path, sources_path: Path, no_support: bool) -> None:
     """Verify an answer's citations against its sources; exit 3 if any is unverified."""
@@ -32,8 +36,9 @@ def verify(answer: Path, sources_path: Path, no_support: bool) -> None:
         sources = read_sources(_read_json(sources_path))
     except InputError as exc:
         raise InputError(f"{sources_path}: {exc}") from None
-    report = verify_citations(output, sources,
-                              support_checker=None if no_support else _support_checker())
+    report = verify_citations(
+        output, sources, support_checker=None if no_support else _support_checker()
+    )
     click.echo(json.dumps(report, indent=2, ensure_ascii=False))
     if not report["all_verified"]:
         click.echo(f"{answer}: not every citation could be verified", err=True)
@@ -48,8 +53,9 @@ def _read_json(path: Path) -> Any:
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: cannot be read ({exc})") from None
     except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: "
-                         f"{exc.msg})") from None
+        raise InputError(
+            f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        ) from None
 
 
 def _support_checker() -> SupportChecker | None:

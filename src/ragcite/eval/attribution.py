@@ -79,24 +79,22 @@ class LLMJudge:
         return out
 
 
-def attribution_metrics(
-    traces: list[QuestionTrace], judge: SupportJudge
-) -> dict[str, float | int]:
+def attribution_metrics(traces: list[QuestionTrace], judge: SupportJudge) -> dict[str, float | int]:
     answered = [t for t in traces if t.response.answerable]
     claims = [(t, c) for t in answered for c in t.response.cited_claims]
     texts = [{ch.chunk_id: ch.chunk_text for ch in t.response.source_chunks} for t in answered]
     by_trace = {id(t): m for t, m in zip(answered, texts, strict=True)}
-    cited = [[by_trace[id(t)][i] for i in c.source_chunk_ids if i in by_trace[id(t)]]
-             for t, c in claims]
+    cited = [
+        [by_trace[id(t)][i] for i in c.source_chunk_ids if i in by_trace[id(t)]] for t, c in claims
+    ]
     # One batch for the joint judgements, one for the single and leave-one-out ones.
-    joint = judge.judge_many([(c.claim_text, ev) for (_, c), ev in zip(claims, cited,
-                                                                       strict=True)])
+    joint = judge.judge_many([(c.claim_text, ev) for (_, c), ev in zip(claims, cited, strict=True)])
     extra: list[Pair] = []
     for (_, claim), evidence, ok in zip(claims, cited, joint, strict=True):
         if ok and len(evidence) > 1:
             for i in range(len(evidence)):
                 extra.append((claim.claim_text, [evidence[i]]))
-                extra.append((claim.claim_text, evidence[:i] + evidence[i + 1:]))
+                extra.append((claim.claim_text, evidence[:i] + evidence[i + 1 :]))
     extra_verdicts = iter(judge.judge_many(extra))
     precise = 0
     total_citations = 0
@@ -115,8 +113,11 @@ def attribution_metrics(
     sentences = unattributed = 0
     for t in answered:
         sentences += len(split_sentences(t.response.answer_text))
-        unattributed += len(unattributed_sentences(
-            t.response.answer_text, [c.claim_text for c in t.response.cited_claims]))
+        unattributed += len(
+            unattributed_sentences(
+                t.response.answer_text, [c.claim_text for c in t.response.cited_claims]
+            )
+        )
     verbatim = (QuoteStatus.EXACT, QuoteStatus.NORMALIZED)
     cited_ids = sum(len(c.source_chunk_ids) for _, c in claims)
     return {

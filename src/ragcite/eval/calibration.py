@@ -54,16 +54,16 @@ def overall_confidence(
     response = trace.response
     if not response.answerable or not response.cited_claims:
         return 0.0
-    values = claims if claims is not None else [c.attribution_confidence
-                                                 for c in response.cited_claims]
+    values = (
+        claims if claims is not None else [c.attribution_confidence for c in response.cited_claims]
+    )
     by_id = trace.chunks_by_id
     cited = {i for c in response.cited_claims for i in c.source_chunk_ids if i in by_id}
-    chunk_mean = (
-        sum(by_id[i].composite_confidence for i in cited) / len(cited) if cited else 0.0
-    )
+    chunk_mean = sum(by_id[i].composite_confidence for i in cited) / len(cited) if cited else 0.0
     total = settings.claim_weight + settings.chunk_weight or 1.0
-    value = (settings.claim_weight * sum(values) / len(values)
-             + settings.chunk_weight * chunk_mean) / total
+    value = (
+        settings.claim_weight * sum(values) / len(values) + settings.chunk_weight * chunk_mean
+    ) / total
     return min(1.0, max(0.0, value))
 
 
@@ -243,8 +243,9 @@ def reliability_diagram(curves: dict[str, Points], path: Path, title: str) -> Pa
             marker="o",
             label=f"{name} (ECE {ece:.3f}, n={len(points.confidence)})",
         )
-    ax.set(xlim=(0, 1), ylim=(0, 1), xlabel="confidence", ylabel="observed share correct",
-           title=title)
+    ax.set(
+        xlim=(0, 1), ylim=(0, 1), xlabel="confidence", ylabel="observed share correct", title=title
+    )
     ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)

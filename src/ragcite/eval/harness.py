@@ -1,9 +1,9 @@
 """One evaluation over a labelled question set: run the pipeline once, compute each part.
 
-    >>> rag = Ragcite.open(load_settings())
-    >>> report = evaluate(rag, load_questions(Path("eval/demo.jsonl")))
-    >>> report.results["retrieval"]["hybrid"]["recall@5"]
-    0.97
+>>> rag = Ragcite.open(load_settings())
+>>> report = evaluate(rag, load_questions(Path("eval/demo.jsonl")))
+>>> report.results["retrieval"]["hybrid"]["recall@5"]
+0.97
 """
 
 from __future__ import annotations
@@ -85,8 +85,10 @@ def calibration_results(
     score = rag.settings.score
     claims = claim_points(traces)
     answers = answer_points(traces, score)
-    out: dict[str, Any] = {"claim": {"before": calibration_metrics(claims)},
-                           "answer": {"before": calibration_metrics(answers)}}
+    out: dict[str, Any] = {
+        "claim": {"before": calibration_metrics(claims)},
+        "answer": {"before": calibration_metrics(answers)},
+    }
     curves = {"claim, raw": claims, "answer, raw": answers}
     fitted: Map | None = None
     if len(set(claims.group)) >= 5 and len(set(claims.correct)) == 2:
@@ -104,9 +106,11 @@ def calibration_results(
     if rag.calibration is not None:
         mapped = [rag.calibration(v) for v in claims.confidence]
         out["claim"]["configured"] = calibration_metrics(
-            Points(mapped, claims.correct, claims.group))
+            Points(mapped, claims.correct, claims.group)
+        )
         out["answer"]["configured"] = calibration_metrics(
-            answer_points(traces, score, by_question(claims, mapped)))
+            answer_points(traces, score, by_question(claims, mapped))
+        )
     if plots is not None:
         reliability_diagram(curves, plots / "reliability.png", "Reliability diagram")
         out["diagram"] = "reliability.png"

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from ragcite.eval.questions import LabelledQuestion
+from ragcite.ingest.words import STOPWORDS
 from ragcite.models import CitedClaim, SourceChunk
 from ragcite.verify.normalize import normalize
 
@@ -28,12 +29,7 @@ ANSWER_COVERAGE = 0.6
 # harness keeps its own small tokenizer: lower-cased words and numbers, stopwords out,
 # a plural "s" dropped.
 _TOKEN = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*")
-_STOPWORD_TEXT = (
-    "a an the and or of to in on at for by with from as is are was were be been it its "
-    "this that these those we our you your they their can may must will would should "
-    "do does did not no any all each per than then there what which who when how"
-)
-_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+_STOPWORDS = STOPWORDS
 
 
 def _words(text: str) -> set[str]:

@@ -1,9 +1,9 @@
 """Plain metric functions (NumPy only): ranking, classification, calibration.
 
-    >>> recall_at_k([False, True, False], k=2, total_relevant=1)
-    1.0
-    >>> expected_calibration_error([0.9, 0.2], [True, False])
-    0.15
+>>> recall_at_k([False, True, False], k=2, total_relevant=1)
+1.0
+>>> expected_calibration_error([0.9, 0.2], [True, False])
+0.15
 """
 
 from __future__ import annotations

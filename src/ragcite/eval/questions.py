@@ -34,8 +34,9 @@ class LabelledQuestion(BaseModel):
     @model_validator(mode="after")
     def _answerable_has_target(self) -> LabelledQuestion:
         if self.answerable and not (self.expected_document_id or self.expected_chunk_text):
-            raise ValueError("an answerable question needs expected_document_id or "
-                             "expected_chunk_text")
+            raise ValueError(
+                "an answerable question needs expected_document_id or expected_chunk_text"
+            )
         return self
 
 

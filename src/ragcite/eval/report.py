@@ -1,10 +1,10 @@
 """Run folders (settings + results JSON + Markdown tables + plots) and comparing two runs.
 
-    runs/NAME/
-      settings.json   the settings, data set (path and sha256), ragcite version, time
-      results.json    every metric, nested by part
-      report.md       the same as tables
-      *.png           reliability diagrams
+runs/NAME/
+  settings.json   the settings, data set (path and sha256), ragcite version, time
+  results.json    every metric, nested by part
+  report.md       the same as tables
+  *.png           reliability diagrams
 """
 
 from __future__ import annotations
@@ -48,11 +48,20 @@ def tables(results: dict[str, Any]) -> list[Table]:
     if "retrieval" in results:
         stages = results["retrieval"]
         metrics = list(next(iter(stages.values())))
-        out.append(Table("Retrieval per stage", ["metric", *stages],
-                         [[m, *(fmt(stages[s][m]) for s in stages)] for m in metrics]))
+        out.append(
+            Table(
+                "Retrieval per stage",
+                ["metric", *stages],
+                [[m, *(fmt(stages[s][m]) for s in stages)] for m in metrics],
+            )
+        )
     if "attribution" in results:
-        out.append(_metric_table(f"Attribution (judge: {results['attribution'].get('judge')})",
-                                 results["attribution"]))
+        out.append(
+            _metric_table(
+                f"Attribution (judge: {results['attribution'].get('judge')})",
+                results["attribution"],
+            )
+        )
     if "abstention" in results:
         out.append(_metric_table("Abstention (positive = answered)", results["abstention"]))
     if "calibration" in results:
@@ -62,21 +71,39 @@ def tables(results: dict[str, Any]) -> list[Table]:
             for when in ("before", "after", "configured"):
                 m = cal.get(level, {}).get(when)
                 if m:
-                    rows.append([level, when, *(fmt(m[k]) for k in
-                                                ("ece", "brier", "mean_confidence", "accuracy",
-                                                 "n"))])
-        out.append(Table("Calibration (held-out, 10-bin ECE)",
-                         ["level", "map", "ECE", "Brier", "mean conf.", "share correct", "n"],
-                         rows))
+                    rows.append(
+                        [
+                            level,
+                            when,
+                            *(
+                                fmt(m[k])
+                                for k in ("ece", "brier", "mean_confidence", "accuracy", "n")
+                            ),
+                        ]
+                    )
+        out.append(
+            Table(
+                "Calibration (held-out, 10-bin ECE)",
+                ["level", "map", "ECE", "Brier", "mean conf.", "share correct", "n"],
+                rows,
+            )
+        )
     if "flags" in results:
         out.append(_metric_table("Warning-flag rates (share of questions)", results["flags"]))
     if "support" in results:
         sup = {k: v for k, v in results["support"].items() if not isinstance(v, dict)}
         out.append(_metric_table("Support checker", sup))
         c = results["support"]["confusion"]
-        out.append(Table("Support confusion matrix", ["actual \\ predicted", "supported", "not"],
-                         [["supported", str(c["tp"]), str(c["fn"])],
-                          ["not supported", str(c["fp"]), str(c["tn"])]]))
+        out.append(
+            Table(
+                "Support confusion matrix",
+                ["actual \\ predicted", "supported", "not"],
+                [
+                    ["supported", str(c["tp"]), str(c["fn"])],
+                    ["not supported", str(c["fp"]), str(c["tn"])],
+                ],
+            )
+        )
     return out
 
 
@@ -161,10 +188,15 @@ def compare_runs(a: Path, b: Path) -> Comparison:
     def numeric(v: Any) -> bool:
         return v is None or (isinstance(v, int | float) and not isinstance(v, bool))
 
-    names = [k for k in dict.fromkeys([*flat_a, *flat_b])
-             if numeric(flat_a.get(k)) and numeric(flat_b.get(k))
-]
+    names = [
+        k
+        for k in dict.fromkeys([*flat_a, *flat_b])
+        if numeric(flat_a.get(k)) and numeric(flat_b.get(k))
+    ]
     set_a, set_b = flatten(meta_a.get("settings", {})), flatten(meta_b.get("settings", {}))
-    differing = [(k, set_a.get(k), set_b.get(k)) for k in dict.fromkeys([*set_a, *set_b])
-                 if set_a.get(k) != set_b.get(k) and k != "store_path"]
+    differing = [
+        (k, set_a.get(k), set_b.get(k))
+        for k in dict.fromkeys([*set_a, *set_b])
+        if set_a.get(k) != set_b.get(k) and k != "store_path"
+    ]
     return Comparison([(k, flat_a.get(k), flat_b.get(k)) for k in names], differing)

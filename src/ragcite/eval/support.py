@@ -26,8 +26,18 @@ from ragcite.eval.metrics import (
 from ragcite.models import SupportVerdict
 from ragcite.verify.support import SupportChecker
 
-POSITIVE_LABELS = {"true", "1", "yes", "supported", "support", "supports", "attributable",
-                   "entailment", "e", "completely-support"}
+POSITIVE_LABELS = {
+    "true",
+    "1",
+    "yes",
+    "supported",
+    "support",
+    "supports",
+    "attributable",
+    "entailment",
+    "e",
+    "completely-support",
+}
 
 
 def _label(value: Any) -> bool:
@@ -44,16 +54,19 @@ def load_support_jsonl(path: Path) -> list[SupportPair]:
         try:
             row = json.loads(line)
             evidence = row["references"] if "references" in row else [row["premise"]]
-            pairs.append(SupportPair(
-                evidence=[str(e) for e in evidence],
-                claim=str(row["claim"]),
-                supported=_label(row["label"]),
-                group=str(row.get("group", row.get("id", number))),
-                source=path.stem,
-            ))
+            pairs.append(
+                SupportPair(
+                    evidence=[str(e) for e in evidence],
+                    claim=str(row["claim"]),
+                    supported=_label(row["label"]),
+                    group=str(row.get("group", row.get("id", number))),
+                    source=path.stem,
+                )
+            )
         except (json.JSONDecodeError, KeyError, TypeError) as exc:
-            raise InputError(f"{path}:{number}: need premise or references, claim and label "
-                             f"({exc})") from None
+            raise InputError(
+                f"{path}:{number}: need premise or references, claim and label ({exc})"
+            ) from None
     if not pairs:
         raise InputError(f"{path}: no labelled pairs in the file")
     return pairs
@@ -69,8 +82,9 @@ def load_support_pairs(
     else:
         path = Path(dataset)
         if not path.is_file():
-            raise InputError(f"{dataset}: neither a JSONL file nor a data set name (one of "
-                             f"{', '.join(LOADERS)})")
+            raise InputError(
+                f"{dataset}: neither a JSONL file nor a data set name (one of {', '.join(LOADERS)})"
+            )
         rows = load_support_jsonl(path)
     out = []
     for pair in rows:
@@ -93,7 +107,7 @@ def support_metrics(
     predicted: list[bool] = []
     verdicts: dict[str, dict[str, int]] = {"supported": {}, "not_supported": {}}
     for start in range(0, len(pairs), batch):
-        part = pairs[start:start + batch]
+        part = pairs[start : start + batch]
         results = checker.check_many([(p.claim, p.evidence) for p in part])
         for pair, result in zip(part, results, strict=True):
             scores.append(result.score)

@@ -91,32 +91,41 @@ def tune(
     candidates = []
     for vw in vector_weights:
         rerank = rag.settings.rerank.model_copy(
-            update={"vector_weight": vw, "reranker_weight": round(1 - vw, 4)})
+            update={"vector_weight": vw, "reranker_weight": round(1 - vw, 4)}
+        )
         settings = rag.settings.model_copy(update={"rerank": rerank})
         traces = run_questions(rag, questions, settings=settings, on_question=on_question)
         claims = claim_points(traces)
         claim_auc = roc_auc(claims.confidence, claims.correct)
-        recall = mean([
-            recall_at_k([chunk_is_relevant(c, t.question) for c in t.rankings["reranked"]], 5)
-            for t in traces if t.question.answerable
-        ])
+        recall = mean(
+            [
+                recall_at_k([chunk_is_relevant(c, t.question) for c in t.rankings["reranked"]], 5)
+                for t in traces
+                if t.question.answerable
+            ]
+        )
         for cw in claim_weights:
             score = settings.score.model_copy(
-                update={"claim_weight": cw, "chunk_weight": round(1 - cw, 4)})
+                update={"claim_weight": cw, "chunk_weight": round(1 - cw, 4)}
+            )
             answers = answer_points(traces, score)
             flagged = [c < score.low_confidence_below for c in answers.confidence]
             on_correct = [f for f, ok in zip(flagged, answers.correct, strict=True) if ok]
             on_wrong = [f for f, ok in zip(flagged, answers.correct, strict=True) if not ok]
-            candidates.append(Candidate(
-                vector_weight=vw, reranker_weight=rerank.reranker_weight,
-                claim_weight=cw, chunk_weight=score.chunk_weight,
-                answer_auc=roc_auc(answers.confidence, answers.correct),
-                claim_auc=claim_auc,
-                false_alarm_rate=mean([float(f) for f in on_correct]),
-                catch_rate=mean([float(f) for f in on_wrong]),
-                recall_at_5=recall,
-                answered=len(answers.confidence),
-            ))
+            candidates.append(
+                Candidate(
+                    vector_weight=vw,
+                    reranker_weight=rerank.reranker_weight,
+                    claim_weight=cw,
+                    chunk_weight=score.chunk_weight,
+                    answer_auc=roc_auc(answers.confidence, answers.correct),
+                    claim_auc=claim_auc,
+                    false_alarm_rate=mean([float(f) for f in on_correct]),
+                    catch_rate=mean([float(f) for f in on_wrong]),
+                    recall_at_5=recall,
+                    answered=len(answers.confidence),
+                )
+            )
     ranked = rank_candidates(candidates)
     return TuneResult(ranked, ranked[0])
 
@@ -132,12 +141,13 @@ def tuned_settings_toml(base: Path | None, best: Candidate, table: str) -> str:
     if base is not None and base.is_file():
         data = tomllib.loads(base.read_text(encoding="utf-8"))
     data.setdefault("rerank", {}).update(
-        vector_weight=best.vector_weight, reranker_weight=best.reranker_weight)
+        vector_weight=best.vector_weight, reranker_weight=best.reranker_weight
+    )
     data.setdefault("score", {}).update(
-        claim_weight=best.claim_weight, chunk_weight=best.chunk_weight)
+        claim_weight=best.claim_weight, chunk_weight=best.chunk_weight
+    )
     header = "".join(f"# {line}\n" for line in table.splitlines())
-    return ("# Weights chosen by `ragcite eval tune` (best first):\n" + header + "\n"
-            + _toml(data))
+    return "# Weights chosen by `ragcite eval tune` (best first):\n" + header + "\n" + _toml(data)
 
 
 def _toml_value(value: Any) -> str:
@@ -163,9 +173,16 @@ def _toml(data: dict[str, Any], prefix: str = "") -> str:
 
 def apply_best(settings: Settings, best: Candidate) -> Settings:
     """`settings` with the chosen weights."""
-    return settings.model_copy(update={
-        "rerank": settings.rerank.model_copy(update={
-            "vector_weight": best.vector_weight, "reranker_weight": best.reranker_weight}),
-        "score": settings.score.model_copy(update={
-            "claim_weight": best.claim_weight, "chunk_weight": best.chunk_weight}),
-    })
+    return settings.model_copy(
+        update={
+            "rerank": settings.rerank.model_copy(
+                update={
+                    "vector_weight": best.vector_weight,
+                    "reranker_weight": best.reranker_weight,
+                }
+            ),
+            "score": settings.score.model_copy(
+                update={"claim_weight": best.claim_weight, "chunk_weight": best.chunk_weight}
+            ),
+        }
+    )

@@ -76,8 +76,9 @@ class AnthropicGenerator:
         import httpx
 
         chunks = chunks[: self.max_chunks]
-        body = messages_request(self.model, query, chunks, violations=violations,
-                                max_tokens=self.max_tokens)
+        body = messages_request(
+            self.model, query, chunks, violations=violations, max_tokens=self.max_tokens
+        )
         try:
             response = self._client.post("/messages", json=body)
         except httpx.TimeoutException:
@@ -87,11 +88,14 @@ class AnthropicGenerator:
                 f"cannot reach the Anthropic API ({type(exc).__name__})"
             ) from None
         if response.status_code in (401, 403):
-            raise GenerationError(f"the Anthropic API rejected the request "
-                                  f"({response.status_code}): check ${self._key_env}")
+            raise GenerationError(
+                f"the Anthropic API rejected the request "
+                f"({response.status_code}): check ${self._key_env}"
+            )
         if response.status_code >= 400:
-            raise GenerationError(f"{self.model_id}: HTTP {response.status_code}: "
-                                  f"{response.text[:200]}")
+            raise GenerationError(
+                f"{self.model_id}: HTTP {response.status_code}: {response.text[:200]}"
+            )
         try:
             payload = response.json()
         except ValueError:
@@ -151,11 +155,13 @@ def draft_from_message(
             c for c in (_citation(raw, chunks) for raw in block.get("citations") or []) if c
         ]
         if citations and text.strip():
-            claims.append(DraftClaim(
-                claim_text=text.strip(),
-                citations=citations,
-                is_synthesized=len({c.chunk_id for c in citations}) > 1,
-            ))
+            claims.append(
+                DraftClaim(
+                    claim_text=text.strip(),
+                    citations=citations,
+                    is_synthesized=len({c.chunk_id for c in citations}) > 1,
+                )
+            )
     answer_text = " ".join("".join(texts).split())
     if not answer_text:
         reason = payload.get("stop_reason")
@@ -163,8 +169,12 @@ def draft_from_message(
     if NOT_FOUND_MARK in answer_text and not claims:
         return DraftAnswer(answer_text="", claims=[], answerable=False, model_id=model_id)
     served = payload.get("model")
-    return DraftAnswer(answer_text=answer_text, claims=claims, answerable=True,
-                       model_id=f"anthropic:{served}" if served else model_id)
+    return DraftAnswer(
+        answer_text=answer_text,
+        claims=claims,
+        answerable=True,
+        model_id=f"anthropic:{served}" if served else model_id,
+    )
 
 
 def _citation(raw: Any, chunks: list[SourceChunk]) -> DraftCitation | None:
@@ -174,12 +184,18 @@ def _citation(raw: Any, chunks: list[SourceChunk]) -> DraftCitation | None:
     index = raw.get("document_index")
     if not isinstance(index, int) or not 0 <= index < len(chunks):
         # A document the request never sent: keep it visible for the gate to reject.
-        return DraftCitation(chunk_id=f"document_index:{index}",
-                             quote=str(raw.get("cited_text", "")))
+        return DraftCitation(
+            chunk_id=f"document_index:{index}", quote=str(raw.get("cited_text", ""))
+        )
     chunk = chunks[index]
     quote = str(raw.get("cited_text", "")).strip()
     start, end = raw.get("start_char_index"), raw.get("end_char_index")
-    if (raw.get("type") == "char_location" and isinstance(start, int) and isinstance(end, int)
-            and 0 <= start < end <= len(chunk.chunk_text) and not quote):
+    if (
+        raw.get("type") == "char_location"
+        and isinstance(start, int)
+        and isinstance(end, int)
+        and 0 <= start < end <= len(chunk.chunk_text)
+        and not quote
+    ):
         quote = chunk.chunk_text[start:end].strip()
     return DraftCitation(chunk_id=chunk.chunk_id, quote=quote)

@@ -20,71 +20,12 @@ import numpy as np
 
 from ragcite.index.embedder import Embedder
 from ragcite.ingest.sentences import split_sentences
+from ragcite.ingest.words import QUESTION_WORDS, STOPWORDS
 from ragcite.models import DraftAnswer, DraftCitation, DraftClaim, SourceChunk
 from ragcite.rerank.sentence_similarity import sentence_in_context
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
-_QUESTION_STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "can",
-        "do",
-        "does",
-        "did",
-        "for",
-        "from",
-        "has",
-        "have",
-        "how",
-        "i",
-        "if",
-        "in",
-        "is",
-        "it",
-        "its",
-        "of",
-        "on",
-        "or",
-        "our",
-        "that",
-        "the",
-        "their",
-        "there",
-        "this",
-        "to",
-        "was",
-        "we",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "whom",
-        "why",
-        "will",
-        "with",
-        "you",
-        "your",
-        "my",
-        "me",
-        "us",
-        "should",
-        "would",
-        "could",
-        "much",
-        "many",
-        "long",
-        "any",
-        "there",
-    ]
-)
+_QUESTION_STOPWORDS = STOPWORDS | QUESTION_WORDS
 _MIN_WORDS = 5
 # Near-duplicate sentences (the same rule restated in an overlapping chunk) are cited once.
 _DUPLICATE_SIMILARITY = 0.92
@@ -108,7 +49,7 @@ class ExtractiveGenerator:
         embedder: Embedder,
         *,
         max_claims: int = 4,
-        min_relevance: float = 0.45,
+        min_relevance: float = 0.50,
         max_chunks: int = 5,
         relative_margin: float = 0.12,
     ) -> None:

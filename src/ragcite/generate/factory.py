@@ -1,14 +1,14 @@
 """Build a generator from a spec string (`ragcite ask --llm SPEC`, `generate.llm`).
 
-    extractive                              the offline default (the sources' own sentences)
-    openai:MODEL                            OpenAI (key from $OPENAI_API_KEY)
-    anthropic:MODEL                         Claude with native citations ($ANTHROPIC_API_KEY)
-    local:PATH.gguf | local:smollm2         a GGUF model in process (llama.cpp via xllamacpp)
-    openai-compatible:URL#MODEL             vLLM, Ollama, llama.cpp server, ... (optional key
-                                            from $RAGCITE_LLM_API_KEY)
+extractive                              the offline default (the sources' own sentences)
+openai:MODEL                            OpenAI (key from $OPENAI_API_KEY)
+anthropic:MODEL                         Claude with native citations ($ANTHROPIC_API_KEY)
+local:PATH.gguf | local:smollm2         a GGUF model in process (llama.cpp via xllamacpp)
+openai-compatible:URL#MODEL             vLLM, Ollama, llama.cpp server, ... (optional key
+                                        from $RAGCITE_LLM_API_KEY)
 
-    >>> build_generator("openai-compatible:http://127.0.0.1:11434/v1#llama3.1", embedder).model_id
-    'openai-compatible:http://127.0.0.1:11434/v1#llama3.1'
+>>> build_generator("openai-compatible:http://127.0.0.1:11434/v1#llama3.1", embedder).model_id
+'openai-compatible:http://127.0.0.1:11434/v1#llama3.1'
 """
 
 from __future__ import annotations
@@ -21,8 +21,10 @@ from ragcite.generate.base import Generator
 from ragcite.generate.extractive import ExtractiveGenerator
 from ragcite.index.embedder import Embedder
 
-SPEC_HELP = ("use extractive, openai:MODEL, anthropic:MODEL, local:PATH.gguf, local:smollm2 "
-             "or openai-compatible:URL#MODEL")
+SPEC_HELP = (
+    "use extractive, openai:MODEL, anthropic:MODEL, local:PATH.gguf, local:smollm2 "
+    "or openai-compatible:URL#MODEL"
+)
 
 
 def build_generator(
@@ -33,8 +35,9 @@ def build_generator(
     kind, _, rest = spec.strip().partition(":")
     kind = kind.casefold()
     if kind == "extractive" and not rest:
-        return ExtractiveGenerator(embedder, max_claims=settings.max_claims,
-                                   min_relevance=settings.min_sentence_relevance)
+        return ExtractiveGenerator(
+            embedder, max_claims=settings.max_claims, min_relevance=settings.min_sentence_relevance
+        )
     if not rest.strip():
         raise ConfigError(f"LLM spec {spec!r} is not recognised: {SPEC_HELP}")
     rest = rest.strip()
@@ -47,31 +50,46 @@ def build_generator(
         )
 
         return OpenAICompatibleGenerator(
-            OPENAI_BASE_URL, rest, api_key_env=OPENAI_KEY_ENV, require_key=True,
-            max_tokens=max_tokens, max_chunks=max_chunks, timeout_s=settings.llm_timeout_s,
+            OPENAI_BASE_URL,
+            rest,
+            api_key_env=OPENAI_KEY_ENV,
+            require_key=True,
+            max_tokens=max_tokens,
+            max_chunks=max_chunks,
+            timeout_s=settings.llm_timeout_s,
             model_id=f"openai:{rest}",
         )
     if kind == "openai-compatible":
         url, hash_mark, model = rest.rpartition("#")
         if not hash_mark or not url or not model:
-            raise ConfigError(f"LLM spec {spec!r} needs a model after '#': "
-                              "openai-compatible:http://127.0.0.1:8080/v1#MODEL")
+            raise ConfigError(
+                f"LLM spec {spec!r} needs a model after '#': "
+                "openai-compatible:http://127.0.0.1:8080/v1#MODEL"
+            )
         from ragcite.generate.openai_compat import OpenAICompatibleGenerator
 
-        return OpenAICompatibleGenerator(url, model, max_tokens=max_tokens, max_chunks=max_chunks,
-                                         timeout_s=settings.llm_timeout_s)
+        return OpenAICompatibleGenerator(
+            url,
+            model,
+            max_tokens=max_tokens,
+            max_chunks=max_chunks,
+            timeout_s=settings.llm_timeout_s,
+        )
     if kind == "anthropic":
         from ragcite.generate.anthropic import AnthropicGenerator
 
-        return AnthropicGenerator(rest, max_tokens=max_tokens, max_chunks=max_chunks,
-                                  timeout_s=settings.llm_timeout_s)
+        return AnthropicGenerator(
+            rest, max_tokens=max_tokens, max_chunks=max_chunks, timeout_s=settings.llm_timeout_s
+        )
     if kind == "local":
         from ragcite.generate.local_llama import LocalLlamaGenerator, smollm2_path
 
         path = smollm2_path() if rest.casefold() == "smollm2" else Path(rest).expanduser()
         if path.suffix.casefold() != ".gguf":
-            raise ConfigError(f"LLM spec {spec!r}: local models are GGUF files "
-                              "(local:PATH.gguf or local:smollm2)")
-        return LocalLlamaGenerator(path, max_tokens=max_tokens, max_chunks=max_chunks,
-                                   max_claims=settings.max_claims)
+            raise ConfigError(
+                f"LLM spec {spec!r}: local models are GGUF files (local:PATH.gguf or local:smollm2)"
+            )
+        return LocalLlamaGenerator(
+            path, max_tokens=max_tokens, max_chunks=max_chunks, max_claims=settings.max_claims
+        )
     raise ConfigError(f"LLM spec {spec!r} is not recognised: {SPEC_HELP}")

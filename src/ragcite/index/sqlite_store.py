@@ -35,6 +35,7 @@ from ragcite.index.store import (
 )
 from ragcite.index.vector_index import VectorIndex
 from ragcite.ingest.types import PageSpan
+from ragcite.ingest.words import STOPWORDS
 from ragcite.models import Document, DocumentStatus, SourceChunk
 
 _CHUNK_COLUMNS = """
@@ -42,54 +43,6 @@ _CHUNK_COLUMNS = """
     c.chunk_text, c.char_start, c.char_end, d.title, d.url, d.effective_date, d.status, d.corpus
 """
 _WORD = re.compile(r"\w+", re.UNICODE)
-_KEYWORD_STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "can",
-        "do",
-        "does",
-        "for",
-        "from",
-        "has",
-        "have",
-        "how",
-        "i",
-        "if",
-        "in",
-        "is",
-        "it",
-        "its",
-        "of",
-        "on",
-        "or",
-        "our",
-        "that",
-        "the",
-        "their",
-        "there",
-        "this",
-        "to",
-        "was",
-        "we",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "why",
-        "will",
-        "with",
-        "you",
-        "your",
-    ]
-)
 
 
 class SQLiteStore:
@@ -532,9 +485,7 @@ def _filter_sql(filters: SearchFilters) -> tuple[str, tuple[Any, ...]]:
 def _fts_query(text: str) -> str:
     """A safe FTS5 query: the question's words, quoted, OR-ed (BM25 ranks by how many match)."""
     words = [w.lower() for w in _WORD.findall(text)]
-    kept = list(dict.fromkeys(w for w in words if w not in _KEYWORD_STOPWORDS)) or list(
-        dict.fromkeys(words)
-    )
+    kept = list(dict.fromkeys(w for w in words if w not in STOPWORDS)) or list(dict.fromkeys(words))
     return " OR ".join(f'"{w}"' for w in kept)
 
 

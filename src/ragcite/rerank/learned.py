@@ -30,6 +30,7 @@ import numpy.typing as npt
 from ragcite.errors import ModelError
 from ragcite.index.embedder import Embedder
 from ragcite.ingest.sentences import split_sentences
+from ragcite.ingest.words import QUESTION_WORDS, STOPWORDS
 from ragcite.models import SourceChunk
 from ragcite.rerank.sentence_similarity import sentence_in_context
 
@@ -52,16 +53,8 @@ FEATURES = (
 Matrix = npt.NDArray[np.float64]
 
 _WORD = re.compile(r"\w+", re.UNICODE)
-# Question and function words: they say nothing about which passage answers.
-_STOPWORD_TEXT = """
-    a an the and or but if of to in on at by for from with as into about than then that this
-    these those is are was were be been being am do does did done has have had having it its
-    what which who whom whose when where why how whether can could will would shall should
-    may might must i me my we our you your he him his she her they them their there here
-    not no so such also any all some each other more most very just only same both either
-    s t name named called known one
-"""
-_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+# Question, function and negation words: they say nothing about which passage answers.
+_STOPWORDS = STOPWORDS | QUESTION_WORDS | {"no", "not"}
 
 
 def content_words(text: str) -> list[str]:

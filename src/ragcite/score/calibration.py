@@ -56,8 +56,11 @@ class PlattMap:
 
 def calibration_to_dict(calibration: IsotonicMap | PlattMap) -> dict[str, Any]:
     if isinstance(calibration, IsotonicMap):
-        body: dict[str, Any] = {"method": "isotonic", "x": list(calibration.x),
-                                "y": list(calibration.y)}
+        body: dict[str, Any] = {
+            "method": "isotonic",
+            "x": list(calibration.x),
+            "y": list(calibration.y),
+        }
     else:
         body = {"method": "platt", "a": calibration.a, "b": calibration.b}
     return {"format": FORMAT, "version": 1, **body}

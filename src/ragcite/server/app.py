@@ -1,7 +1,7 @@
 """The app factory: the API and the web page over one pipeline.
 
-    >>> app = create_app(Ragcite.open(load_settings()))
-    >>> uvicorn.run(app, host="127.0.0.1", port=8000)
+>>> app = create_app(Ragcite.open(load_settings()))
+>>> uvicorn.run(app, host="127.0.0.1", port=8000)
 """
 
 from __future__ import annotations

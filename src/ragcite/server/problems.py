@@ -48,9 +48,7 @@ class BodyTooLarge(HTTPException):
     """A request body over its route's size limit (raised while the body is read)."""
 
     def __init__(self, limit: int) -> None:
-        super().__init__(
-            413, f"the request body is over the limit of {limit:,} bytes; send less"
-        )
+        super().__init__(413, f"the request body is over the limit of {limit:,} bytes; send less")
 
 
 def problem_body(
@@ -58,13 +56,21 @@ def problem_body(
 ) -> dict[str, Any]:
     title = HTTPStatus(status).phrase
     kind = slug or title.lower().replace(" ", "-").replace("'", "")
-    return {"type": f"urn:ragcite:problem:{kind}", "title": title, "status": status,
-            "detail": detail, **extra}
+    return {
+        "type": f"urn:ragcite:problem:{kind}",
+        "title": title,
+        "status": status,
+        "detail": detail,
+        **extra,
+    }
 
 
 def problem(status: int, detail: str, *, slug: str | None = None, **extra: Any) -> JSONResponse:
-    return JSONResponse(problem_body(status, detail, slug=slug, **extra), status_code=status,
-                        media_type=PROBLEM_MEDIA_TYPE)
+    return JSONResponse(
+        problem_body(status, detail, slug=slug, **extra),
+        status_code=status,
+        media_type=PROBLEM_MEDIA_TYPE,
+    )
 
 
 def error_problem_body(exc: RagciteError) -> dict[str, Any]:
@@ -88,11 +94,18 @@ def install_problem_handlers(app: FastAPI) -> None:
         errors = list(exc.errors())
         if any(e.get("type") == "json_invalid" for e in errors):
             first = errors[0].get("ctx", {}).get("error", "")
-            return problem(400, f"the request body is not valid JSON ({first})".replace(" ()", ""),
-                           slug="malformed-json")
+            return problem(
+                400,
+                f"the request body is not valid JSON ({first})".replace(" ()", ""),
+                slug="malformed-json",
+            )
         lines = [_error_line(e) for e in errors]
-        return problem(422, "; ".join(lines), slug="invalid-request",
-                       errors=[{"field": _field(e), "message": _message(e)} for e in errors])
+        return problem(
+            422,
+            "; ".join(lines),
+            slug="invalid-request",
+            errors=[{"field": _field(e), "message": _message(e)} for e in errors],
+        )
 
     async def http_error(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, HTTPException)
@@ -103,8 +116,9 @@ def install_problem_handlers(app: FastAPI) -> None:
 
     async def unexpected_error(_: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error", exc_info=exc)
-        return problem(500, "an unexpected error occurred; the server log has the details",
-                       slug="internal")
+        return problem(
+            500, "an unexpected error occurred; the server log has the details", slug="internal"
+        )
 
     app.add_exception_handler(RagciteError, ragcite_error)
     app.add_exception_handler(RequestValidationError, validation_error)
@@ -123,6 +137,8 @@ def _message(error: Any) -> str:
 def _error_line(error: Any) -> str:
     field = _field(error)
     message = _message(error)
-    return message if field in ("body", "question") and message.startswith("the ") else (
-        f"{field}: {message}"
+    return (
+        message
+        if field in ("body", "question") and message.startswith("the ")
+        else (f"{field}: {message}")
     )

@@ -21,8 +21,9 @@ def safe_filename(name: str | None) -> str:
     base = (name or "").replace("\\", "/").rsplit("/", 1)[-1]
     cleaned = _UNSAFE.sub("_", base).strip(" .")
     if not cleaned:
-        raise InputError("the upload has no file name; send the file as the multipart field "
-                         "'file' with its name")
+        raise InputError(
+            "the upload has no file name; send the file as the multipart field 'file' with its name"
+        )
     return cleaned
 
 

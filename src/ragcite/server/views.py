@@ -40,8 +40,9 @@ def documents_json(documents: list[Document]) -> list[dict[str, Any]]:
     listed = []
     for _, group in groupby(documents, key=lambda d: d.document_id):
         versions = sorted(group, key=lambda d: d.version, reverse=True)
-        listed.append({**document_json(versions[0]),
-                       "versions": [version_json(v) for v in versions]})
+        listed.append(
+            {**document_json(versions[0]), "versions": [version_json(v) for v in versions]}
+        )
     return listed
 
 

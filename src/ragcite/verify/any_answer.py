@@ -101,17 +101,19 @@ def read_sources(
         if source_id is None or not isinstance(text, str):
             raise InputError(f"source {number} needs an id (chunk_id, source_id or id) and a text")
         page = entry.get("page", entry.get("page_number"))
-        out.append(SourceChunk(
-            chunk_id=str(source_id),
-            document_id=str(entry.get("document_id") or source_id),
-            document_title=str(entry.get("title") or entry.get("document_title") or source_id),
-            document_url=entry.get("url"),
-            section_heading=entry.get("section") or entry.get("section_heading"),
-            page_number=page if isinstance(page, int) else None,
-            chunk_text=text,
-            char_start=0,
-            char_end=len(text),
-        ))
+        out.append(
+            SourceChunk(
+                chunk_id=str(source_id),
+                document_id=str(entry.get("document_id") or source_id),
+                document_title=str(entry.get("title") or entry.get("document_title") or source_id),
+                document_url=entry.get("url"),
+                section_heading=entry.get("section") or entry.get("section_heading"),
+                page_number=page if isinstance(page, int) else None,
+                chunk_text=text,
+                char_start=0,
+                char_end=len(text),
+            )
+        )
     ids = [c.chunk_id for c in out]
     if len(set(ids)) != len(ids):
         raise InputError("two sources share an id: every source needs its own")
@@ -129,13 +131,17 @@ def read_answer(output: Mapping[str, Any] | BaseModel) -> tuple[str, list[DraftC
         if isinstance(raw_claims, list):
             return answer, [_claim(c, n) for n, c in enumerate(raw_claims, start=1)]
         if isinstance(data.get("citations"), list):  # the simple shape: one claim per citation
-            return answer, [_claim({"citations": [c], "claim_text": _first(c, ("claim",))}, n)
-                            for n, c in enumerate(data["citations"], start=1)
-                            if isinstance(c, Mapping)]
+            return answer, [
+                _claim({"citations": [c], "claim_text": _first(c, ("claim",))}, n)
+                for n, c in enumerate(data["citations"], start=1)
+                if isinstance(c, Mapping)
+            ]
     except ValidationError as exc:
         raise InputError(f"the answer has an unreadable claim: {exc.errors()[0]['msg']}") from None
-    raise InputError("the answer has neither claims nor citations: expected {\"claims\": [...]} "
-                     "or {\"citations\": [{\"source_id\": ..., \"quote\": ...}]}")
+    raise InputError(
+        'the answer has neither claims nor citations: expected {"claims": [...]} '
+        'or {"citations": [{"source_id": ..., "quote": ...}]}'
+    )
 
 
 def _claim(raw: Any, number: int) -> DraftClaim:
@@ -143,8 +149,9 @@ def _claim(raw: Any, number: int) -> DraftClaim:
         raise InputError(f"claim {number} is not an object")
     text = _first(raw, _CLAIM_TEXT_KEYS)
     citations = [
-        DraftCitation(chunk_id=str(_first(c, _ID_KEYS) or ""),
-                      quote=str(_first(c, _QUOTE_KEYS) or ""))
+        DraftCitation(
+            chunk_id=str(_first(c, _ID_KEYS) or ""), quote=str(_first(c, _QUOTE_KEYS) or "")
+        )
         for c in raw.get("citations") or []
         if isinstance(c, Mapping)
     ]
@@ -167,14 +174,16 @@ def _check_claim(
     claim_checker = checker if claim.claim_text else None
     whole = verify_answer(
         DraftAnswer(answer_text=text, claims=[claim.model_copy(update={"claim_text": text})]),
-        sources, support_checker=claim_checker,
+        sources,
+        support_checker=claim_checker,
     )
     flags: list[WarningFlag] = list(whole.flags)
     citations = []
     for cited in claim.citations:
         one = verify_answer(
             DraftAnswer(answer_text=text, claims=[DraftClaim(claim_text=text, citations=[cited])]),
-            sources, support_checker=claim_checker,
+            sources,
+            support_checker=claim_checker,
         )
         checked = one.claims[0] if one.claims else None
         citations.append(_citation_report(cited, checked, one.violations))
@@ -207,17 +216,19 @@ def _citation_report(
     report.update(
         quote_status=str(citation.quote_status),
         quote_span=[citation.quote_start, citation.quote_end]
-        if citation.quote_start is not None else None,
+        if citation.quote_start is not None
+        else None,
         support=str(citation.support),
         support_score=citation.support_score,
-        found_in=citation.chunk_id if citation.quote_status is not QuoteStatus.NOT_FOUND
-        else None,
+        found_in=citation.chunk_id if citation.quote_status is not QuoteStatus.NOT_FOUND else None,
     )
     found = citation.quote_status is not QuoteStatus.NOT_FOUND
     repointed = found and resolve_chunk_id(cited.chunk_id, [citation.chunk_id]) is None
     if repointed:
-        report["problems"] = [*violations, f"the quote is in {citation.chunk_id}, not in "
-                                           f"{cited.chunk_id}"]
+        report["problems"] = [
+            *violations,
+            f"the quote is in {citation.chunk_id}, not in {cited.chunk_id}",
+        ]
     report["verified"] = bool(checked.verified) and not repointed
     return report
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ragcite.ingest.sentences import split_sentences
+from ragcite.ingest.words import STOPWORDS
 from ragcite.verify.normalize import normalize
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -24,36 +25,6 @@ _FRAMING = re.compile(
     r"to summari[sz]e|overall|i (could not|couldn't|can't|cannot|did not|didn't)|"
     r"let me|sure|the (documents|sources) (say|state|show))\b",
     re.IGNORECASE,
-)
-_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "for",
-        "from",
-        "has",
-        "have",
-        "in",
-        "is",
-        "it",
-        "of",
-        "on",
-        "or",
-        "that",
-        "the",
-        "this",
-        "to",
-        "was",
-        "were",
-        "will",
-        "with",
-    ]
 )
 _BELONGS_OVERLAP = 0.7
 
@@ -90,4 +61,4 @@ def _belongs(sentence: str, claims: list[tuple[str, set[str]]]) -> bool:
 
 
 def _content_words(text: str) -> set[str]:
-    return {w.casefold() for w in _WORD.findall(text) if w.casefold() not in _STOP}
+    return {w.casefold() for w in _WORD.findall(text) if w.casefold() not in STOPWORDS}

@@ -44,14 +44,24 @@ def upload_document(
     """Same validation as `ragcite ingest FILE`: an unsupported, corrupt or empty file is
     refused with problem details naming it; unchanged bytes are not stored twice."""
     filename = safe_filename(file.filename)
-    metadata = DocumentMetadata(title=title, url=url, document_id=document_id, version=version,
-                                effective_date=effective_date)
-    outcome = ingest_upload(state.rag, filename, file.file.read(), state.upload_dir,
-                            metadata=metadata, corpus=corpus)
+    metadata = DocumentMetadata(
+        title=title,
+        url=url,
+        document_id=document_id,
+        version=version,
+        effective_date=effective_date,
+    )
+    outcome = ingest_upload(
+        state.rag, filename, file.file.read(), state.upload_dir, metadata=metadata, corpus=corpus
+    )
     assert outcome.document_id is not None and outcome.version is not None
     stored = state.rag.store.document_text(outcome.document_id, outcome.version).document
-    body = {"status": outcome.status, "filename": filename, "chunks": outcome.chunks,
-            "document": document_json(stored)}
+    body = {
+        "status": outcome.status,
+        "filename": filename,
+        "chunks": outcome.chunks,
+        "document": document_json(stored),
+    }
     return JSONResponse(body, status_code=201 if outcome.status == "added" else 200)
 
 

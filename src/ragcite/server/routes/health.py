@@ -15,6 +15,11 @@ router = APIRouter(tags=["service"])
 @router.get("/healthz", summary="Liveness and what the store holds")
 def healthz(rag: deps.Rag) -> dict[str, Any]:
     counts = rag.store.counts()
-    return {"status": "ok", "version": __version__, "documents": counts.documents,
-            "versions": counts.versions, "chunks": counts.chunks,
-            "corpus_version": counts.corpus_version}
+    return {
+        "status": "ok",
+        "version": __version__,
+        "documents": counts.documents,
+        "versions": counts.versions,
+        "chunks": counts.chunks,
+        "corpus_version": counts.corpus_version,
+    }
