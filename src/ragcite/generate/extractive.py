@@ -74,13 +74,13 @@ class ExtractiveGenerator:
         chosen.sort(key=lambda c: (c.chunk_rank, c.start))
         claims = [
             DraftClaim(
-                claim_text=c.text,
+                claim_text=_one_line(c.text),
                 citations=[DraftCitation(chunk_id=c.chunk_id, quote=c.text)],
             )
             for c in chosen
         ]
         return DraftAnswer(
-            answer_text=" ".join(c.text for c in chosen),
+            answer_text=" ".join(_one_line(c.text) for c in chosen),
             claims=claims,
             answerable=True,
             model_id=self.model_id,
@@ -140,3 +140,8 @@ def _content_words(text: str) -> set[str]:
         for w in _WORD.findall(text)
         if w.casefold() not in _QUESTION_STOPWORDS
     }
+
+
+def _one_line(sentence: str) -> str:
+    """A claim's wording without the source's line breaks (its quote stays verbatim)."""
+    return " ".join(sentence.split())

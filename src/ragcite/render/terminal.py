@@ -41,10 +41,9 @@ def print_response(response: CitedResponse, console: Console) -> None:
                 support = (
                     f" · support: {citation.support}" if citation.support_score is not None else ""
                 )
-                console.print(
-                    Text(f'     "{citation.quote}"', style="italic dim"),
-                    Text(f"     quote: {citation.quote_status}{support}", style="dim"),
-                )
+                # Shown on one line; the stored quote keeps the source's own line breaks.
+                console.print(Text(f'     "{" ".join(citation.quote.split())}"', style="italic"))
+                console.print(Text(f"     quote: {citation.quote_status}{support}", style="dim"))
         console.print()
     if response.answerable:
         label = response.confidence_label
