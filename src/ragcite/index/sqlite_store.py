@@ -213,12 +213,7 @@ class SQLiteStore:
         if not chunk_ids:
             return []
         marks = ",".join("?" * len(chunk_ids))
-        rows = self._query(
-            f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d "
-            "ON d.document_id = c.document_id AND d.version = c.document_version "
-            f"WHERE c.chunk_id IN ({marks})",
-            tuple(chunk_ids),
-        )
+        rows = self._chunk_rows(f"c.chunk_id IN ({marks})", tuple(chunk_ids))
         by_id = {r["chunk_id"]: _chunk(r) for r in rows}
         return [by_id[i] for i in chunk_ids if i in by_id]
 
@@ -229,10 +224,8 @@ class SQLiteStore:
         )
         if row is None:
             raise NotFoundError(f"no chunk with id '{chunk_id}' in the store")
-        rows = self._query(
-            f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d "
-            "ON d.document_id = c.document_id AND d.version = c.document_version "
-            "WHERE c.document_id = ? AND c.document_version = ? AND c.ordinal BETWEEN ? AND ? "
+        rows = self._chunk_rows(
+            "c.document_id = ? AND c.document_version = ? AND c.ordinal BETWEEN ? AND ? "
             "ORDER BY c.ordinal",
             (row[0], row[1], row[2] - before, row[2] + after),
         )
@@ -359,14 +352,18 @@ class SQLiteStore:
         if not hits:
             return []
         marks = ",".join("?" * len(hits))
-        rows = self._query(
-            f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d "
-            "ON d.document_id = c.document_id AND d.version = c.document_version "
-            f"WHERE c.rowid IN ({marks})",
-            tuple(rowid for rowid, _ in hits),
-        )
+        rows = self._chunk_rows(f"c.rowid IN ({marks})", tuple(rowid for rowid, _ in hits))
         by_rowid = {r["rowid"]: _chunk(r) for r in rows}
         return [ScoredChunk(by_rowid[i], s) for i, s in hits if i in by_rowid]
+
+    def _chunk_rows(self, where: str, args: tuple[Any, ...]) -> list[sqlite3.Row]:
+        """Chunk rows with their document's metadata, `where` applied."""
+        return self._query(
+            f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d "
+            "ON d.document_id = c.document_id AND d.version = c.document_version "
+            f"WHERE {where}",
+            args,
+        )
 
     def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         with self._lock:

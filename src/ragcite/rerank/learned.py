@@ -32,7 +32,7 @@ from ragcite.index.embedder import Embedder
 from ragcite.ingest.sentences import split_sentences
 from ragcite.ingest.words import QUESTION_WORDS, STOPWORDS
 from ragcite.models import SourceChunk
-from ragcite.rerank.sentence_similarity import sentence_in_context
+from ragcite.rerank.sentence_similarity import best_sentence_similarity
 
 FORMAT = "ragcite-reranker/1"
 FEATURES = (
@@ -93,7 +93,7 @@ def rerank_features(query: str, chunks: list[SourceChunk], embedder: Embedder) -
     vector = np.array([c.vector_similarity_score for c in chunks], dtype=np.float64)
     keyword = np.array([max(c.keyword_score, 0.0) for c in chunks], dtype=np.float64)
     top_keyword = keyword.max()
-    sentence = _best_sentence_similarity(query, chunks, embedder)
+    sentence = best_sentence_similarity(query, chunks, embedder)
     query_words = set(content_words(query))
     chunk_words = [set(content_words(c.chunk_text)) for c in chunks]
     heading_words = [
@@ -119,21 +119,6 @@ def rerank_features(query: str, chunks: list[SourceChunk], embedder: Embedder) -
         rows[i, 10] = sum(idf[w] for w in query_words & words) / total_idf
         rows[i, 11] = _coverage(query_words, heading_words[i])
     return rows
-
-
-def _best_sentence_similarity(query: str, chunks: list[SourceChunk], embedder: Embedder) -> Matrix:
-    owners: list[int] = []
-    texts: list[str] = []
-    for i, chunk in enumerate(chunks):
-        for start, end in split_sentences(chunk.chunk_text):
-            owners.append(i)
-            texts.append(sentence_in_context(chunk, chunk.chunk_text[start:end]))
-    best = np.zeros(len(chunks), dtype=np.float64)
-    if texts:
-        vectors = embedder.embed([query, *texts])
-        similarities = (vectors[1:] @ vectors[0]).astype(np.float64)
-        np.maximum.at(best, np.array(owners, dtype=np.int64), similarities)
-    return best
 
 
 def _reciprocal_rank(values: Matrix) -> Matrix:

@@ -10,6 +10,7 @@ by its best sentence (or heading-plus-sentence), not by its average.
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from ragcite.index.embedder import Embedder
 from ragcite.ingest.sentences import split_sentences
@@ -31,16 +32,23 @@ class SentenceSimilarityReranker:
         self.embedder = embedder
 
     def score(self, query: str, chunks: list[SourceChunk]) -> list[float]:
-        if not chunks:
-            return []
-        owners: list[int] = []
-        texts: list[str] = []
-        for i, chunk in enumerate(chunks):
-            for start, end in split_sentences(chunk.chunk_text):
-                owners.append(i)
-                texts.append(sentence_in_context(chunk, chunk.chunk_text[start:end]))
-        vectors = self.embedder.embed([query, *texts])
-        similarities = vectors[1:] @ vectors[0]
-        best = np.zeros(len(chunks), dtype=np.float32)
-        np.maximum.at(best, np.array(owners, dtype=np.int64), similarities)
+        best = best_sentence_similarity(query, chunks, self.embedder)
         return [float(s) for s in np.clip(best, 0.0, 1.0)]
+
+
+def best_sentence_similarity(
+    query: str, chunks: list[SourceChunk], embedder: Embedder
+) -> npt.NDArray[np.float64]:
+    """Per chunk, the highest cosine between the query and one of its sentences in context."""
+    owners: list[int] = []
+    texts: list[str] = []
+    for i, chunk in enumerate(chunks):
+        for start, end in split_sentences(chunk.chunk_text):
+            owners.append(i)
+            texts.append(sentence_in_context(chunk, chunk.chunk_text[start:end]))
+    best = np.zeros(len(chunks), dtype=np.float64)
+    if texts:
+        vectors = embedder.embed([query, *texts])
+        similarities = (vectors[1:] @ vectors[0]).astype(np.float64)
+        np.maximum.at(best, np.array(owners, dtype=np.int64), similarities)
+    return best
