@@ -59,7 +59,12 @@ class SQLiteStore:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA foreign_keys=ON")
             migrate(self._db)
-        except (sqlite3.DatabaseError, OSError) as exc:
+        except OSError as exc:
+            raise StoreError(
+                f"{self.path}: cannot create the store ({exc.strerror}); choose a writable "
+                "path with --store or RAGCITE_STORE"
+            ) from None
+        except sqlite3.DatabaseError as exc:
             raise StoreError(
                 f"{self.path}: cannot open the store ({exc}); is it a ragcite store file?"
             ) from None
