@@ -63,6 +63,8 @@ class GenerateSettings(_Section):
     max_claims: int = Field(default=4, ge=1, le=20)
     # A sentence must reach this relevance to the question to be answered with.
     min_sentence_relevance: float = Field(default=0.50, ge=0.0, le=1.0)
+    # Further claims must score within this margin of the best sentence.
+    claim_margin: float = Field(default=0.05, ge=0.0, le=1.0)
     llm: str | None = None  # "openai:gpt-4o-mini", "local:PATH.gguf", ...
     # LLM generators only: answer length, time limit, and how many top chunks they read.
     llm_max_tokens: int = Field(default=1024, ge=16, le=32_768)

@@ -27,6 +27,14 @@ from ragcite.rerank.sentence_similarity import sentence_in_context
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _QUESTION_STOPWORDS = STOPWORDS | QUESTION_WORDS
 _MIN_WORDS = 5
+# A line without a final stop is a heading or a label unless it is this long.
+_MIN_UNPUNCTUATED_WORDS = 10
+# Where a compound question splits: "…, and does …", "…; what …", "…? How …".
+_PART_BREAK = re.compile(
+    r"\s*(?:[;?]|,\s*(?:and|or|but)\b|\band\s+(?=(?:how|what|when|where|who|which|why|"
+    r"whether|does|do|did|is|are|was|were|can|could|should|will|would)\b))\s*",
+    re.IGNORECASE,
+)
 # Near-duplicate sentences (the same rule restated in an overlapping chunk) are cited once.
 _DUPLICATE_SIMILARITY = 0.92
 
@@ -51,7 +59,7 @@ class ExtractiveGenerator:
         max_claims: int = 4,
         min_relevance: float = 0.50,
         max_chunks: int = 5,
-        relative_margin: float = 0.12,
+        relative_margin: float = 0.05,
     ) -> None:
         if max_claims < 1:
             raise ValueError(f"max_claims must be > 0, but got {max_claims}")
@@ -67,8 +75,15 @@ class ExtractiveGenerator:
         self, query: str, chunks: list[SourceChunk], *, violations: list[str] | None = None
     ) -> DraftAnswer:
         del violations  # verbatim sentences cannot fail the quote check
-        candidates = self._score(query, chunks[: self.max_chunks])
-        chosen = self._select(candidates)
+        window = chunks[: self.max_chunks]
+        candidates = self._score(query, window)
+        parts = question_parts(query) if candidates else []
+        part_best = (
+            [max(self._score(part, window), key=lambda c: c.score) for part in parts]
+            if len(parts) > 1
+            else []
+        )
+        chosen = self._select(candidates, part_best)
         if not chosen:
             return DraftAnswer(answer_text="", claims=[], answerable=False, model_id=self.model_id)
         chosen.sort(key=lambda c: (c.chunk_rank, c.start))
@@ -94,7 +109,7 @@ class ExtractiveGenerator:
         spans: list[tuple[int, int, int]] = []  # (chunk index, start, end)
         for index, chunk in enumerate(chunks):
             for start, end in split_sentences(chunk.chunk_text):
-                if len(_WORD.findall(chunk.chunk_text[start:end])) >= _MIN_WORDS:
+                if _is_statement(chunk.chunk_text[start:end], chunk.section_heading):
                     spans.append((index, start, end))
         if not spans:
             return []
@@ -116,15 +131,20 @@ class ExtractiveGenerator:
             out.append(_Candidate(index, start, text, context, chunks[index].chunk_id, score))
         return out
 
-    def _select(self, candidates: list[_Candidate]) -> list[_Candidate]:
+    def _select(
+        self, candidates: list[_Candidate], part_best: list[_Candidate]
+    ) -> list[_Candidate]:
+        """The best sentence of each part of the question, then those close to the best."""
         ranked = sorted(candidates, key=lambda c: -c.score)
         if not ranked or ranked[0].score < self.min_relevance:
             return []
         floor = max(self.min_relevance, ranked[0].score - self.relative_margin)
+        answers_a_part = [c for c in part_best if c.score >= self.min_relevance]
+        close_to_best = [c for c in ranked if c.score >= floor]
         chosen: list[_Candidate] = []
         chosen_vectors: list[np.ndarray] = []
-        for candidate in ranked:
-            if candidate.score < floor or len(chosen) == self.max_claims:
+        for candidate in [ranked[0], *answers_a_part, *close_to_best]:
+            if len(chosen) == self.max_claims:
                 break
             vector = self.embedder.embed([candidate.text_in_context])[0]  # cached by _score
             if any(float(vector @ v) >= _DUPLICATE_SIMILARITY for v in chosen_vectors):
@@ -134,12 +154,31 @@ class ExtractiveGenerator:
         return chosen
 
 
+def question_parts(query: str) -> list[str]:
+    """The sub-questions of a compound question, or the question alone.
+
+    >>> question_parts("How long do we keep PII, and does the EU differ from the US?")
+    ['How long do we keep PII', 'does the EU differ from the US']
+    """
+    parts = [p.strip(" ,.?!") for p in _PART_BREAK.split(query)]
+    parts = [p for p in parts if _content_words(p)]
+    return parts or [query]
+
+
 def _content_words(text: str) -> set[str]:
     return {
         w.casefold()[:6]  # a crude stem: "retention" and "retained" share "retain"/"retent"
         for w in _WORD.findall(text)
         if w.casefold() not in _QUESTION_STOPWORDS
     }
+
+
+def _is_statement(sentence: str, heading: str | None) -> bool:
+    """A sentence that can be a claim: long enough, and not a heading line."""
+    words = len(_WORD.findall(sentence))
+    if words < _MIN_WORDS or sentence.strip() == (heading or "").strip():
+        return False
+    return sentence.rstrip()[-1:] in ".!?)\"'" or words >= _MIN_UNPUNCTUATED_WORDS
 
 
 def _one_line(sentence: str) -> str:

@@ -36,7 +36,10 @@ def build_generator(
     kind = kind.casefold()
     if kind == "extractive" and not rest:
         return ExtractiveGenerator(
-            embedder, max_claims=settings.max_claims, min_relevance=settings.min_sentence_relevance
+            embedder,
+            max_claims=settings.max_claims,
+            min_relevance=settings.min_sentence_relevance,
+            relative_margin=settings.claim_margin,
         )
     if not rest.strip():
         raise ConfigError(f"LLM spec {spec!r} is not recognised: {SPEC_HELP}")
