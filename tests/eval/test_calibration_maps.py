@@ -57,3 +57,15 @@ def test_unusable_file_names_the_fix(tmp_path: Path) -> None:
     path.write_text('{"format": "something-else"}')
     with pytest.raises(ConfigError, match=r"calibration\.json.*ragcite eval calibration"):
         load_calibration(path)
+
+
+def test_a_map_that_would_only_flatten_confidence_is_not_chosen() -> None:
+    rng = random.Random(5)
+    conf = [rng.uniform(0.0, 1.0) for _ in range(200)]
+    ok = [rng.random() < c for c in conf]  # already calibrated: no map can help
+    points = Points(conf, ok, [f"q{i}" for i in range(200)])
+    mapping, method = fit_calibration(points)
+    if method == "identity":
+        assert mapping(0.3) == pytest.approx(0.3)
+    report = held_out_calibration(points)
+    assert report["after"]["brier"] <= report["before"]["brier"] + 0.01

@@ -138,9 +138,16 @@ def fit_platt(confidence: Sequence[float], correct: Sequence[bool]) -> PlattMap:
     return PlattMap(float(model.coef_[0][0]), float(model.intercept_[0]))
 
 
+def fit_identity(confidence: Sequence[float], correct: Sequence[bool]) -> IsotonicMap:
+    """No map: the raw confidence as it is (chosen when no map beats it)."""
+    del confidence, correct
+    return IsotonicMap((0.0, 1.0), (0.0, 1.0))
+
+
 FITTERS: dict[str, Callable[[Sequence[float], Sequence[bool]], Map]] = {
     "isotonic": fit_isotonic,
     "platt": fit_platt,
+    "identity": fit_identity,
 }
 
 
@@ -169,16 +176,20 @@ def _out_of_fold(points: Points, method: str, folds: int, salt: str) -> list[flo
 
 
 def choose_method(points: Points, *, folds: int = INNER_FOLDS, salt: str = "inner") -> str:
-    """isotonic or platt, whichever has the lower cross-validated ECE (Platt on a tie or
-    when there is too little data for folds: it is the safer of the two on small sets)."""
+    """isotonic or platt, whichever has the lower cross-validated ECE (Platt on a tie: it
+    is the safer of the two on small sets), among the maps whose cross-validated Brier
+    score is no worse than the raw confidence's. A map that flattens confidence to the base
+    rate has a low ECE but has lost the ranking that made confidence useful; when no map
+    keeps it, the raw confidence stays ("identity")."""
+    raw_brier = brier_score(points.confidence, points.correct)
     scores = {}
     for method in ("platt", "isotonic"):
         held_out = _out_of_fold(points, method, folds, salt)
-        scores[method] = (
-            expected_calibration_error(held_out, points.correct, BINS)
-            if held_out is not None
-            else float("inf")
-        )
+        if held_out is None or brier_score(held_out, points.correct) > raw_brier:
+            continue
+        scores[method] = expected_calibration_error(held_out, points.correct, BINS)
+    if not scores:
+        return "identity"
     return min(scores, key=lambda m: (scores[m], m != "platt"))
 
 
