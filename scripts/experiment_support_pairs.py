@@ -26,10 +26,12 @@ import numpy as np
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 from sklearn.neural_network import MLPClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from train_support import (  # noqa: E402
+from train_support import (
     FEATURES,
     REAL_WORLD,
     SEED,
@@ -42,11 +44,11 @@ from train_support import (  # noqa: E402
     source_weights,
 )
 
-from ragcite.eval.datasets import LOADERS, split_of  # noqa: E402
-from ragcite.index.embedder import MiniLMEmbedder  # noqa: E402
-from ragcite.verify.support.learned import SupportModel  # noqa: E402
-from ragcite.verify.support.lexical import lexical_support  # noqa: E402
-from ragcite.verify.support.semantic import MAX_CHARS  # noqa: E402
+from ragcite.eval.datasets import LOADERS, split_of
+from ragcite.index.embedder import MiniLMEmbedder
+from ragcite.verify.support.learned import SupportModel
+from ragcite.verify.support.lexical import lexical_support
+from ragcite.verify.support.semantic import MAX_CHARS
 
 CACHE = Path("/tmp/ragcite-support-exp")
 SHARD = 2000
@@ -91,27 +93,35 @@ def pair_features(claims: np.ndarray, sents: np.ndarray) -> np.ndarray:
 
 def group_folds(groups: list[str], k: int = 5) -> np.ndarray:
     return np.array(
-        [int.from_bytes(hashlib.sha256(f"fold:{SEED}:{g}".encode()).digest()[:8]) % k for g in groups]
+        [
+            int.from_bytes(hashlib.sha256(f"fold:{SEED}:{g}".encode()).digest()[:8]) % k
+            for g in groups
+        ]
     )
 
 
 def make_pair_model(kind: str) -> Any:
     if kind.startswith("lr"):
-        return LogisticRegression(C=float(kind.split("-")[1]), max_iter=3000)
-    return MLPClassifier(
-        hidden_layer_sizes=(int(kind.split("-")[1]),),
-        alpha=1e-3,
-        early_stopping=True,
-        validation_fraction=0.15,
-        max_iter=200,
-        random_state=SEED,
+        return make_pipeline(
+            StandardScaler(), LogisticRegression(C=float(kind.split("-")[1]), max_iter=3000)
+        )
+    return make_pipeline(
+        StandardScaler(),
+        MLPClassifier(
+            hidden_layer_sizes=(int(kind.split("-")[1]),),
+            alpha=1e-3,
+            early_stopping=True,
+            validation_fraction=0.15,
+            max_iter=200,
+            random_state=SEED,
+        ),
     )
 
 
 def fit_pair(kind: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> Any:
     model = make_pair_model(kind)
     if kind.startswith("lr"):
-        return model.fit(x, y, sample_weight=w)
+        return model.fit(x, y, logisticregression__sample_weight=w)
     # MLP: no sample weights with early stopping; resample by weight instead.
     rng = np.random.default_rng(SEED)
     idx = rng.choice(len(x), size=len(x), p=w / w.sum())
@@ -121,7 +131,8 @@ def fit_pair(kind: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> Any:
 def pair_signal(
     kind: str, x: np.ndarray, y: np.ndarray, w: np.ndarray, tr: np.ndarray, folds: np.ndarray
 ) -> np.ndarray:
-    """Logit of the pair model: out-of-fold on train, fitted on all train elsewhere."""
+    """Logit of the pair model: out-of-fold on the rows it is fitted on (`tr`), and the
+    model fitted on all of them elsewhere."""
     out = np.zeros(len(x))
     tr_idx = np.nonzero(tr)[0]
     for f in range(5):
@@ -209,24 +220,31 @@ def main() -> None:
     results["before"].update(held_out(p_base, y, va, te, sources))
     print("before", kind_base, f"val real AUC {auc_base:.3f}", flush=True)
 
-    for side, v in (("top1", v1), ("mean2", v2)):
+    real_tr = tr & np.isin(sources, REAL_WORLD)
+    variants = [
+        (side, v, kind, "all")
+        for side, v in (("top1", v1), ("mean2", v2))
+        for kind in ("lr-0.01", "lr-0.1", "mlp-64")
+    ]
+    # Second regime: the pair model sees only the real-world attribution sets' train pairs.
+    variants += [(side, v2, kind, "real") for side in ("mean2",) for kind in ("lr-0.01", "mlp-32")]
+    for side, v, kind, regime in variants:
         feats = pair_features(u, v)
-        for kind in ("lr-0.1", "lr-1", "mlp-64"):
-            t0 = time.perf_counter()
-            signal = pair_signal(kind, feats, y, w_all, tr, folds)
-            real = va & np.isin(sources, REAL_WORLD)
-            alone = roc_auc_score(y[real], signal[real])
-            x = np.hstack([x_base, signal[:, None]])
-            p, kind_c, auc = combine(x, y, w, tr, va, sources)
-            name = f"{side}/{kind}"
-            results[name] = {"combiner": kind_c, "val_auc": auc, "alone_val_auc": alone}
-            results[name].update(held_out(p, y, va, te, sources))
-            print(
-                f"{name:14s} alone AUC {alone:.3f} combined {kind_c} val AUC {auc:.3f} "
-                f"val F1 real {results[name]['real-world pooled']['val_f1']:.3f} "
-                f"({time.perf_counter() - t0:.0f}s)",
-                flush=True,
-            )
+        t0 = time.perf_counter()
+        signal = pair_signal(kind, feats, y, w_all, tr if regime == "all" else real_tr, folds)
+        real = va & np.isin(sources, REAL_WORLD)
+        alone = roc_auc_score(y[real], signal[real])
+        x = np.hstack([x_base, signal[:, None]])
+        p, kind_c, auc = combine(x, y, w, tr, va, sources)
+        name = f"{side}/{kind}/{regime}"
+        results[name] = {"combiner": kind_c, "val_auc": auc, "alone_val_auc": alone}
+        results[name].update(held_out(p, y, va, te, sources))
+        print(
+            f"{name:14s} alone AUC {alone:.3f} combined {kind_c} val AUC {auc:.3f} "
+            f"val F1 real {results[name]['real-world pooled']['val_f1']:.3f} "
+            f"({time.perf_counter() - t0:.0f}s)",
+            flush=True,
+        )
     results["seconds"] = time.perf_counter() - started
     (CACHE / "results.json").write_text(json.dumps(results, indent=1, default=float))
     print(f"\nheld-out macro-F1 (test), val-chosen per variant; {results['seconds']:.0f}s")
