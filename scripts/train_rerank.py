@@ -51,6 +51,7 @@ from ragcite.rerank.learned import (
 )
 from ragcite.rerank.sentence_similarity import SentenceSimilarityReranker, sentence_in_context
 from ragcite.retrieve.hybrid import HybridRetriever
+from ragcite.trees import tree_to_dict
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 13
@@ -313,18 +314,7 @@ def fit_trees(x: np.ndarray, y: np.ndarray, n_trees: int, depth: int) -> dict[st
         random_state=SEED,
     ).fit((x - mean) / scale, y)
     prior = float(y.mean())
-    trees = []
-    for estimator in model.estimators_[:, 0]:
-        t = estimator.tree_
-        trees.append(
-            {
-                "feature": t.feature.tolist(),
-                "threshold": t.threshold.tolist(),
-                "left": t.children_left.tolist(),
-                "right": t.children_right.tolist(),
-                "value": t.value[:, 0, 0].tolist(),
-            }
-        )
+    trees = [tree_to_dict(estimator) for estimator in model.estimators_[:, 0]]
     return {
         "format": FORMAT,
         "features": list(FEATURES),

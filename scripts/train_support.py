@@ -29,6 +29,7 @@ from sklearn.metrics import accuracy_score, f1_score, roc_auc_score
 from ragcite.eval.datasets import LOADERS, SupportPair, split_of
 from ragcite.index.embedder import MiniLMEmbedder
 from ragcite.models import SupportVerdict
+from ragcite.trees import tree_to_dict
 from ragcite.verify.support.checker import LayeredSupportChecker
 from ragcite.verify.support.hard_checks import SIGNAL_NAMES as HARD
 from ragcite.verify.support.learned import SupportModel
@@ -158,18 +159,7 @@ def fit(kind: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> dict[str, Any
         n_estimators=150, max_depth=3, learning_rate=0.1, subsample=0.8, random_state=SEED
     ).fit(x, y, sample_weight=w)
     init = gbt.init_.predict_proba(x[:1])[0, 1]
-    trees = []
-    for (estimator,) in gbt.estimators_:
-        t = estimator.tree_
-        trees.append(
-            {
-                "feature": t.feature.tolist(),
-                "threshold": t.threshold.tolist(),
-                "left": t.children_left.tolist(),
-                "right": t.children_right.tolist(),
-                "value": t.value[:, 0, 0].tolist(),
-            }
-        )
+    trees = [tree_to_dict(estimator) for estimator in gbt.estimators_[:, 0]]
     return {
         "kind": "gbt",
         "params": {"init": float(np.log(init / (1 - init))), "learning_rate": gbt.learning_rate},

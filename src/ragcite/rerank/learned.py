@@ -33,6 +33,7 @@ from ragcite.ingest.sentences import split_sentences
 from ragcite.ingest.words import QUESTION_WORDS, STOPWORDS
 from ragcite.models import SourceChunk
 from ragcite.rerank.sentence_similarity import best_sentence_similarity
+from ragcite.trees import Tree
 
 FORMAT = "ragcite-reranker/1"
 FEATURES = (
@@ -170,23 +171,11 @@ class RerankModel:
         elif self.kind == "trees":
             logit = np.full(len(z), float(self.spec["init"]))
             for tree in self.spec["trees"]:
-                logit += float(self.spec["learning_rate"]) * _tree_output(tree, z)
+                logit += float(self.spec["learning_rate"]) * Tree.from_dict(tree).predict(z)
         else:
             raise ModelError(f"unknown reranker model kind {self.kind!r}")
         probability: Matrix = 1.0 / (1.0 + np.exp(-logit))
         return probability
-
-
-def _tree_output(tree: dict[str, list[Any]], z: Matrix) -> Matrix:
-    feature, threshold = tree["feature"], tree["threshold"]
-    left, right, value = tree["left"], tree["right"], tree["value"]
-    out = np.empty(len(z), dtype=np.float64)
-    for row in range(len(z)):
-        node = 0
-        while left[node] != -1:
-            node = left[node] if z[row, feature[node]] <= threshold[node] else right[node]
-        out[row] = value[node]
-    return out
 
 
 def packaged_model_path() -> Path:

@@ -21,31 +21,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ragcite.errors import ModelError
+from ragcite.trees import Tree
 
 MODEL_FILE = "assets/support_model.json"
 Array = npt.NDArray[np.float64]
-
-
-@dataclass(frozen=True)
-class Tree:
-    """One regression tree in sklearn's array layout (leaf: left == -1)."""
-
-    feature: npt.NDArray[np.int64]
-    threshold: Array
-    left: npt.NDArray[np.int64]
-    right: npt.NDArray[np.int64]
-    value: Array
-
-    def predict(self, x: Array) -> Array:
-        node = np.zeros(len(x), dtype=np.int64)
-        active = self.left[node] != -1
-        while active.any():
-            idx = np.nonzero(active)[0]
-            n = node[idx]
-            go_left = x[idx, self.feature[n]] <= self.threshold[n]
-            node[idx] = np.where(go_left, self.left[n], self.right[n])
-            active = self.left[node] != -1
-        return self.value[node]
 
 
 @dataclass(frozen=True)
@@ -62,16 +41,7 @@ class SupportModel:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SupportModel:
-        trees = tuple(
-            Tree(
-                np.asarray(t["feature"], dtype=np.int64),
-                np.asarray(t["threshold"], dtype=np.float64),
-                np.asarray(t["left"], dtype=np.int64),
-                np.asarray(t["right"], dtype=np.int64),
-                np.asarray(t["value"], dtype=np.float64),
-            )
-            for t in data.get("trees", [])
-        )
+        trees = tuple(Tree.from_dict(t) for t in data.get("trees", []))
         if data["kind"] not in ("logistic", "gbt"):
             raise ModelError(f"unknown support model kind {data['kind']!r}: retrain the model")
         return cls(
