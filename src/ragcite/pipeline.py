@@ -187,16 +187,9 @@ class Ragcite:
                 corpus_version=corpus_version,
             )
         chunks, timings = self.search(query, k=k, filters=filters)
+        asked = _Asked(query, generator.model_id, corpus_version, timings, started)
         if not chunks:
-            return self._unanswerable(
-                query,
-                [],
-                [flag("no_documents_retrieved")],
-                generator,
-                corpus_version,
-                timings,
-                started,
-            )
+            return asked.unanswerable([], [flag("no_documents_retrieved")])
         attempt = self._attempt(query, chunks, generator, timings)
         flags: list[WarningFlag] = []
         if (
@@ -211,39 +204,15 @@ class Ragcite:
             )
         if attempt.error is not None:
             flags += [flag("generation_failed", reason=attempt.error), flag("degraded_to_sources")]
-            return self._unanswerable(
-                query,
-                chunks,
-                flags,
-                generator,
-                corpus_version,
-                timings,
-                started,
-                text=DEGRADED_TEXT,
-            )
+            return asked.unanswerable(chunks, flags, text=DEGRADED_TEXT)
         draft, gate, scored = attempt.draft, attempt.gate, attempt.scored
         if not draft.answerable or (not draft.claims and not gate.flags):
-            return self._unanswerable(
-                query,
-                chunks,
-                [*flags, flag("not_answerable")],
-                generator,
-                corpus_version,
-                timings,
-                started,
-            )
+            return asked.unanswerable(chunks, [*flags, flag("not_answerable")])
         flags += gate.flags
         if self._needs_degrading(attempt):
             flags.append(flag("degraded_to_sources"))
-            return self._unanswerable(
-                query,
-                _sources_first(chunks, gate.claims),
-                flags,
-                generator,
-                corpus_version,
-                timings,
-                started,
-                text=DEGRADED_TEXT,
+            return asked.unanswerable(
+                _sources_first(chunks, gate.claims), flags, text=DEGRADED_TEXT
             )
         flags += scored.flags
         flags += _superseded_flags(scored.claims, chunks)
@@ -328,30 +297,33 @@ class Ragcite:
             draft, chunks, support_checker=self.support_checker, policy=self.settings.gate.policy
         )
 
-    def _unanswerable(
-        self,
-        query: str,
-        chunks: list[SourceChunk],
-        flags: list[WarningFlag],
-        generator: Generator,
-        corpus_version: str,
-        timings: dict[str, float],
-        started: float,
-        *,
-        text: str = NOT_FOUND_TEXT,
+
+@dataclass(frozen=True)
+class _Asked:
+    """What every way out of one ask() shares: the question, model, corpus and clock."""
+
+    query: str
+    model_id: str
+    corpus_version: str
+    timings: dict[str, float]
+    started: float
+
+    def unanswerable(
+        self, chunks: list[SourceChunk], flags: list[WarningFlag], *, text: str = NOT_FOUND_TEXT
     ) -> CitedResponse:
-        timings["total"] = _ms(started)
+        """No verified answer: the text, the nearest sources and the flags saying why."""
+        self.timings["total"] = _ms(self.started)
         return CitedResponse(
-            query=query,
+            query=self.query,
             answer_text=text,
             answerable=False,
             source_chunks=chunks[:NEAREST_SOURCES],
             overall_confidence=0.0,
             confidence_label=ConfidenceLabel.VERY_LOW,
             warning_flags=_unique(flags),
-            model_id=generator.model_id,
-            corpus_version=corpus_version,
-            timings_ms=timings,
+            model_id=self.model_id,
+            corpus_version=self.corpus_version,
+            timings_ms=self.timings,
         )
 
 
