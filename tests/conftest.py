@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from ragcite.config import Settings, load_settings
+from ragcite.generate.local_llama import llama_server, smollm2_path
 from ragcite.index.cached_embedder import CachedEmbedder
 from ragcite.index.embedder import MiniLMEmbedder
 from ragcite.pipeline import Ragcite
@@ -66,3 +69,17 @@ def demo_store_path(tmp_path: Path, demo_store_template: Path) -> Path:
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
     return load_settings(store_path=tmp_path / "store.db")
+
+
+@pytest.fixture(scope="session")
+def llama_server_url() -> Iterator[str]:
+    """A real llama.cpp OpenAI-compatible server (xllamacpp) running SmolLM2, shared by
+    the generator and support-judge tests: its base URL (`http://127.0.0.1:PORT`)."""
+    server = llama_server(smollm2_path(), n_ctx=2048, n_threads=1, port=0)
+    url = str(server.listening_address)
+    deadline = time.monotonic() + 30
+    while httpx.get(f"{url}/health", timeout=5).status_code != 200:
+        assert time.monotonic() < deadline, "the llama.cpp server did not become healthy"
+        time.sleep(0.2)
+    yield url
+    del server  # the binding stops the HTTP server and frees the model

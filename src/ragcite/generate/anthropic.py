@@ -73,12 +73,35 @@ class AnthropicGenerator:
     def generate(
         self, query: str, chunks: list[SourceChunk], *, violations: list[str] | None = None
     ) -> DraftAnswer:
-        import httpx
-
         chunks = chunks[: self.max_chunks]
         body = messages_request(
             self.model, query, chunks, violations=violations, max_tokens=self.max_tokens
         )
+        return draft_from_message(self._post(body), chunks, model_id=self.model_id)
+
+    def complete(self, prompt: str) -> str:
+        """Claude's plain-text reply to one user message (temperature 0)."""
+        body = {
+            "model": self.model,
+            "max_tokens": self.max_tokens,
+            "temperature": 0,
+            "messages": [{"role": "user", "content": prompt}],
+        }
+        payload = self._post(body)
+        blocks = payload.get("content")
+        text = "".join(
+            str(b.get("text", ""))
+            for b in (blocks if isinstance(blocks, list) else [])
+            if isinstance(b, dict) and b.get("type") == "text"
+        )
+        if not text.strip():
+            raise UnusableOutputError(f"{self.model_id} returned no text")
+        return text
+
+    def _post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """POST /messages; the parsed JSON response."""
+        import httpx
+
         try:
             response = self._client.post("/messages", json=body)
         except httpx.TimeoutException:
@@ -100,7 +123,9 @@ class AnthropicGenerator:
             payload = response.json()
         except ValueError:
             raise GenerationError(f"{self.model_id}: the response is not JSON") from None
-        return draft_from_message(payload, chunks, model_id=self.model_id)
+        if not isinstance(payload, dict):
+            raise GenerationError(f"{self.model_id}: unexpected response shape")
+        return payload
 
     def close(self) -> None:
         self._client.close()

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ragcite.config import GenerateSettings
 from ragcite.errors import ConfigError
-from ragcite.generate.base import Generator
+from ragcite.generate.base import Generator, LLMGenerator
 from ragcite.generate.extractive import ExtractiveGenerator
 from ragcite.index.embedder import Embedder
 
@@ -41,6 +41,14 @@ def build_generator(
             min_relevance=settings.min_sentence_relevance,
             relative_margin=settings.claim_margin,
         )
+    return build_llm_generator(spec, settings)
+
+
+def build_llm_generator(spec: str, settings: GenerateSettings | None = None) -> LLMGenerator:
+    """The LLM generator `spec` names (any spec but `extractive`); ConfigError otherwise."""
+    settings = settings or GenerateSettings()
+    kind, _, rest = spec.strip().partition(":")
+    kind = kind.casefold()
     if not rest.strip():
         raise ConfigError(f"LLM spec {spec!r} is not recognised: {SPEC_HELP}")
     rest = rest.strip()

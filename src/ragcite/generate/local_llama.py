@@ -116,7 +116,6 @@ class LocalLlamaGenerator:
     def generate(
         self, query: str, chunks: list[SourceChunk], *, violations: list[str] | None = None
     ) -> DraftAnswer:
-        self.warm_up()
         chunks = chunks[: self.max_chunks]
         ids = [c.chunk_id for c in chunks]
         schema = answer_schema(
@@ -131,6 +130,21 @@ class LocalLlamaGenerator:
                 "json_schema": {"name": "cited_answer", "schema": schema},
             },
         }
+        return parse_draft(self._chat(request), model_id=self.model_id, chunk_ids=ids)
+
+    def complete(self, prompt: str) -> str:
+        """The model's plain-text reply to one user message (temperature 0)."""
+        return self._chat(
+            {
+                "messages": [{"role": "user", "content": prompt}],
+                "temperature": 0,
+                "max_tokens": self.max_tokens,
+            }
+        )
+
+    def _chat(self, request: dict[str, Any]) -> str:
+        """One chat completion in process (the model loaded first); the reply's text."""
+        self.warm_up()
         with self._lock:
             try:
                 payload = self._server.handle_chat_completions(request)
@@ -140,9 +154,7 @@ class LocalLlamaGenerator:
                 ) from None
         if isinstance(payload, dict) and "error" in payload:
             raise GenerationError(f"{self.model_id}: {payload['error']}")
-        return parse_draft(
-            completion_text(payload, self.model_id), model_id=self.model_id, chunk_ids=ids
-        )
+        return completion_text(payload, self.model_id)
 
     def close(self) -> None:
         with self._lock:

@@ -93,10 +93,18 @@ class OpenAICompatibleGenerator:
             completion_text(payload, self.model_id), model_id=self.model_id, chunk_ids=ids
         )
 
+    def complete(self, prompt: str) -> str:
+        """The model's plain-text reply to one user message (no schema, temperature 0)."""
+        payload = self._post([{"role": "user", "content": prompt}], None)
+        return completion_text(payload, self.model_id)
+
     def close(self) -> None:
         self._client.close()
 
-    def _post(self, messages: list[dict[str, str]], schema: dict[str, Any]) -> dict[str, Any]:
+    def _post(
+        self, messages: list[dict[str, str]], schema: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        """POST /chat/completions; `schema=None` asks for plain text."""
         import httpx
 
         body: dict[str, Any] = {
@@ -105,12 +113,12 @@ class OpenAICompatibleGenerator:
             "temperature": 0,
             "max_tokens": self.max_tokens,
         }
-        if self.response_format == "json_schema":
+        if schema is not None and self.response_format == "json_schema":
             body["response_format"] = {
                 "type": "json_schema",
                 "json_schema": {"name": "cited_answer", "strict": True, "schema": schema},
             }
-        elif self.response_format == "json_object":
+        elif schema is not None and self.response_format == "json_object":
             body["response_format"] = {"type": "json_object"}
         try:
             response = self._client.post("/chat/completions", json=body)
@@ -126,6 +134,7 @@ class OpenAICompatibleGenerator:
             ) from None
         if (
             response.status_code == 400
+            and schema is not None
             and self.response_format == "json_schema"
             and ("response_format" in response.text or "json_schema" in response.text)
         ):
