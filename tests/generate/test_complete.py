@@ -34,3 +34,10 @@ def test_lazy_completion_fails_only_when_called(monkeypatch: pytest.MonkeyPatch)
     complete = LazyCompletion("anthropic:claude-sonnet-4-5")  # no key: building is deferred
     with pytest.raises(ConfigError, match="ANTHROPIC_API_KEY"):
         complete("hello")
+
+
+def test_a_misspelt_spec_fails_at_once_even_when_lazy() -> None:
+    with pytest.raises(ConfigError, match="not recognised"):
+        LazyCompletion("opneai:gpt-4o-mini")
+    with pytest.raises(ConfigError, match="not a language model"):
+        LazyCompletion("extractive")

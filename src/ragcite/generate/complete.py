@@ -18,9 +18,13 @@ from collections.abc import Callable
 
 from ragcite.config import GenerateSettings
 from ragcite.errors import ConfigError
-from ragcite.generate.factory import build_llm_generator
+from ragcite.generate.factory import LLM_KINDS, build_llm_generator
 
 Completion = Callable[[str], str]
+LLM_SPEC_HELP = (
+    "use openai:MODEL, anthropic:MODEL, local:PATH.gguf, local:smollm2 "
+    "or openai-compatible:URL#MODEL"
+)
 
 
 def build_completion(
@@ -29,16 +33,21 @@ def build_completion(
     """`complete(prompt) -> str` for the model `spec` names; `max_tokens` caps each reply
     (default: `settings.llm_max_tokens`). ConfigError when the spec names no LLM."""
     settings = settings or GenerateSettings()
-    if spec.strip().casefold() == "extractive":
-        raise ConfigError(
-            "'extractive' is not a language model: use openai:MODEL, anthropic:MODEL, "
-            "local:PATH.gguf, local:smollm2 or openai-compatible:URL#MODEL"
-        )
+    check_llm_spec(spec)
     if max_tokens is not None:
         if max_tokens < 1:
             raise ValueError(f"max_tokens must be > 0, but got {max_tokens}")
         settings = settings.model_copy(update={"llm_max_tokens": max_tokens})
     return build_llm_generator(spec, settings).complete
+
+
+def check_llm_spec(spec: str) -> None:
+    """ConfigError unless `spec` has the shape of an LLM spec (checked without building it)."""
+    kind, _, rest = spec.strip().partition(":")
+    if kind.casefold() == "extractive" and not rest:
+        raise ConfigError(f"'extractive' is not a language model: {LLM_SPEC_HELP}")
+    if kind.casefold() not in LLM_KINDS or not rest.strip():
+        raise ConfigError(f"LLM spec {spec!r} is not recognised: {LLM_SPEC_HELP}")
 
 
 class LazyCompletion:
@@ -48,6 +57,7 @@ class LazyCompletion:
     def __init__(
         self, spec: str, settings: GenerateSettings | None = None, *, max_tokens: int | None = None
     ) -> None:
+        check_llm_spec(spec)  # a typo fails now; a missing key or model file on first use
         self.spec = spec
         self._settings = settings
         self._max_tokens = max_tokens

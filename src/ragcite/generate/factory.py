@@ -21,6 +21,7 @@ from ragcite.generate.base import Generator, LLMGenerator
 from ragcite.generate.extractive import ExtractiveGenerator
 from ragcite.index.embedder import Embedder
 
+LLM_KINDS = ("openai", "openai-compatible", "anthropic", "local")
 SPEC_HELP = (
     "use extractive, openai:MODEL, anthropic:MODEL, local:PATH.gguf, local:smollm2 "
     "or openai-compatible:URL#MODEL"
