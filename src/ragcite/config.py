@@ -84,6 +84,12 @@ class GateSettings(_Section):
     policy: Literal["strict", "annotate"] = "annotate"
     retry_on_failure: bool = True
     min_overall_confidence: float = Field(default=0.45, ge=0.0, le=1.0)
+    # Optional LLM judge for borderline support scores (off by default): an LLM spec as
+    # for generate.llm. It judges scores in [partial threshold - below, supported + above].
+    support_judge: str | None = None
+    support_judge_below: float = Field(default=0.05, ge=0.0, le=1.0)
+    support_judge_above: float = Field(default=0.15, ge=0.0, le=1.0)
+    support_judge_timeout_s: float = Field(default=30.0, gt=0.0)
 
 
 class Settings(_Section):

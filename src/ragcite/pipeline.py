@@ -23,10 +23,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ragcite.config import Settings
+from ragcite.config import GateSettings, GenerateSettings, Settings
 from ragcite.errors import InputError
 from ragcite.flags import flag
 from ragcite.generate.base import Generator
+from ragcite.generate.complete import LazyCompletion
 from ragcite.generate.factory import build_generator
 from ragcite.generate.parse import UnusableOutputError
 from ragcite.index.cached_embedder import CachedEmbedder
@@ -51,7 +52,12 @@ from ragcite.retrieve.hybrid import HybridRetriever
 from ragcite.score.calibration import optional_calibration
 from ragcite.score.confidence import Calibration, ScoredAnswer, score_answer
 from ragcite.verify.gate import GateResult, verify_answer
-from ragcite.verify.support import SupportChecker, default_support_checker
+from ragcite.verify.support import (
+    JudgedSupportChecker,
+    SupportChecker,
+    default_support_checker,
+)
+from ragcite.verify.support.llm_judge import JUDGE_MAX_TOKENS
 
 NOT_FOUND_TEXT = "I couldn't find this in the documents; closest material:"
 DEGRADED_TEXT = (
@@ -100,7 +106,9 @@ class Ragcite:
             embedder=embedder,
             reranker=LearnedReranker(embedder),
             generator=generator,
-            support_checker=default_support_checker(embedder),
+            support_checker=with_support_judge(
+                default_support_checker(embedder), settings.gate, settings.generate
+            ),
             calibration=optional_calibration(settings.score.calibration_path),
         )
 
@@ -296,6 +304,34 @@ class Ragcite:
         return verify_answer(
             draft, chunks, support_checker=self.support_checker, policy=self.settings.gate.policy
         )
+
+
+def with_support_judge(
+    checker: SupportChecker, gate: GateSettings, generate: GenerateSettings | None = None
+) -> SupportChecker:
+    """`checker`, with the LLM judge tier over it when `gate.support_judge` names a model.
+
+    The model is built on its first borderline claim, so a judge whose API key is
+    missing never breaks ingest or startup (its claims keep the checker's verdict).
+
+    >>> type(with_support_judge(checker, GateSettings(support_judge="local:smollm2"))).__name__
+    'JudgedSupportChecker'
+    """
+    generate = generate or GenerateSettings()
+    if not gate.support_judge:
+        return checker
+    complete = LazyCompletion(
+        gate.support_judge,
+        generate.model_copy(update={"llm_timeout_s": gate.support_judge_timeout_s}),
+        max_tokens=JUDGE_MAX_TOKENS,
+    )
+    return JudgedSupportChecker(
+        checker,
+        complete,
+        model_id=gate.support_judge,
+        below=gate.support_judge_below,
+        above=gate.support_judge_above,
+    )
 
 
 @dataclass(frozen=True)

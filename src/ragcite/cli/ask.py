@@ -23,6 +23,12 @@ from ragcite.render.terminal import print_chunks, print_response
     help="Generator: extractive (default), openai:MODEL, anthropic:MODEL, "
     "local:PATH.gguf, local:smollm2, openai-compatible:URL#MODEL.",
 )
+@click.option(
+    "--support-judge",
+    metavar="SPEC",
+    help="Let an LLM (a spec as for --llm, not extractive) judge claims whose support "
+    "score is borderline.",
+)
 @click.pass_obj
 def ask(
     app: AppContext,
@@ -32,10 +38,13 @@ def ask(
     corpora: tuple[str, ...],
     include_superseded: bool,
     llm: str | None,
+    support_judge: str | None,
 ) -> None:
     """Answer a question; every claim cites a verified quote from the documents."""
     if llm:
         app.overrides["generate.llm"] = llm
+    if support_judge:
+        app.overrides["gate.support_judge"] = support_judge
     rag = app.rag
     filters = rag.filters(corpora=corpora or None, include_superseded=include_superseded or None)
     response = rag.ask(question, k=top_k, filters=filters)

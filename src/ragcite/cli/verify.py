@@ -25,7 +25,13 @@ EXIT_UNVERIFIED = 3
     help='JSON list of the source texts: [{"id": ..., "text": ...}, ...].',
 )
 @click.option("--no-support", is_flag=True, help="Check IDs and quotes only, not support.")
-def verify(answer: Path, sources_path: Path, no_support: bool) -> None:
+@click.option(
+    "--support-judge",
+    metavar="SPEC",
+    help="Let an LLM (openai:MODEL, anthropic:MODEL, local:PATH.gguf, local:smollm2, "
+    "openai-compatible:URL#MODEL) judge claims whose support score is borderline.",
+)
+def verify(answer: Path, sources_path: Path, no_support: bool, support_judge: str | None) -> None:
     """Verify an answer's citations against its sources; exit 3 if any is unverified."""
     output = _read_json(answer)
     try:
@@ -37,7 +43,7 @@ def verify(answer: Path, sources_path: Path, no_support: bool) -> None:
     except InputError as exc:
         raise InputError(f"{sources_path}: {exc}") from None
     report = verify_citations(
-        output, sources, support_checker=None if no_support else _support_checker()
+        output, sources, support_checker=None if no_support else _support_checker(support_judge)
     )
     click.echo(json.dumps(report, indent=2, ensure_ascii=False))
     if not report["all_verified"]:
@@ -58,15 +64,18 @@ def _read_json(path: Path) -> Any:
         ) from None
 
 
-def _support_checker() -> SupportChecker | None:
+def _support_checker(judge: str | None) -> SupportChecker | None:
+    from ragcite.config import GateSettings
     from ragcite.index.cached_embedder import CachedEmbedder
     from ragcite.index.embedder import MiniLMEmbedder
+    from ragcite.pipeline import with_support_judge
     from ragcite.verify.support import default_support_checker
 
     try:
-        return default_support_checker(CachedEmbedder(MiniLMEmbedder()))
+        checker = default_support_checker(CachedEmbedder(MiniLMEmbedder()))
     except ModelError:
         return None  # reported as support_checked: false
+    return with_support_judge(checker, GateSettings(support_judge=judge))
 
 
 COMMANDS = [verify]

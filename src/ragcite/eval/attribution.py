@@ -15,7 +15,6 @@ Support is judged by a `SupportJudge`: the support checker by default, or an LLM
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Protocol
 
@@ -24,6 +23,7 @@ from ragcite.eval.runner import QuestionTrace
 from ragcite.ingest.sentences import split_sentences
 from ragcite.models import QuoteStatus, SupportVerdict
 from ragcite.verify.support import SupportChecker
+from ragcite.verify.support.judge_prompt import judge_prompt, parse_judge_reply
 from ragcite.verify.unattributed import unattributed_sentences
 
 Pair = tuple[str, list[str]]
@@ -51,32 +51,20 @@ class CheckerJudge:
         return [r.verdict is SupportVerdict.SUPPORTED for r in self.checker.check_many(pairs)]
 
 
-JUDGE_PROMPT = """You check citations. Read the evidence and the claim.
-Answer SUPPORTED if the evidence alone fully supports the claim, otherwise NOT_SUPPORTED.
-Answer with that one word.
-
-Evidence:
-{evidence}
-
-Claim: {claim}
-Answer:"""
-_VERDICT = re.compile(r"\b(NOT[_ ]SUPPORTED|UNSUPPORTED|SUPPORTED)\b", re.IGNORECASE)
-
-
 class LLMJudge:
-    """LLM-as-judge: `complete(prompt) -> text` is any model call (local or remote)."""
+    """LLM-as-judge: `complete(prompt) -> text` is any model call (local or remote); the
+    prompt and the reading of its reply are the support checker's LLM tier's."""
 
     def __init__(self, complete: Callable[[str], str], *, name: str = "llm-judge") -> None:
         self.complete = complete
         self.name = name
 
     def judge_many(self, pairs: list[Pair]) -> list[bool]:
-        out = []
-        for claim, evidence in pairs:
-            reply = self.complete(JUDGE_PROMPT.format(evidence="\n\n".join(evidence), claim=claim))
-            match = _VERDICT.search(reply)
-            out.append(match is not None and match.group(1).upper() == "SUPPORTED")
-        return out
+        return [
+            parse_judge_reply(self.complete(judge_prompt(claim, evidence)))
+            is SupportVerdict.SUPPORTED
+            for claim, evidence in pairs
+        ]
 
 
 def attribution_metrics(traces: list[QuestionTrace], judge: SupportJudge) -> dict[str, float | int]:

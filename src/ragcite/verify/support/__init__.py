@@ -12,5 +12,12 @@ from ragcite.verify.support.checker import (
     SupportResult,
     default_support_checker,
 )
+from ragcite.verify.support.llm_judge import JudgedSupportChecker
 
-__all__ = ["LayeredSupportChecker", "SupportChecker", "SupportResult", "default_support_checker"]
+__all__ = [
+    "JudgedSupportChecker",
+    "LayeredSupportChecker",
+    "SupportChecker",
+    "SupportResult",
+    "default_support_checker",
+]
