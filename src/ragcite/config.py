@@ -50,6 +50,8 @@ class RetrieveSettings(_Section):
 
 
 class RerankSettings(_Section):
+    # learned (default), cross-encoder:DIR, cohere:MODEL or llm:GENERATOR-SPEC.
+    backend: str = "learned"
     vector_weight: float = Field(default=0.3, ge=0.0, le=1.0)
     reranker_weight: float = Field(default=0.7, ge=0.0, le=1.0)
     # Skip reranking when the top vector scores are all at least this high ...

@@ -47,7 +47,7 @@ from ragcite.models import (
 )
 from ragcite.rerank.base import Reranker
 from ragcite.rerank.composite import rerank_chunks
-from ragcite.rerank.learned import LearnedReranker
+from ragcite.rerank.factory import build_reranker
 from ragcite.retrieve.hybrid import HybridRetriever
 from ragcite.score.calibration import optional_calibration
 from ragcite.score.confidence import Calibration, ScoredAnswer, score_answer
@@ -77,7 +77,7 @@ class Ragcite:
         *,
         store: Store,
         embedder: Embedder,
-        reranker: Reranker,
+        reranker: Reranker | None = None,
         generator: Generator | None = None,
         support_checker: SupportChecker | None,
         calibration: Calibration | None = None,
@@ -85,7 +85,7 @@ class Ragcite:
         self.settings = settings
         self.store = store
         self.embedder = embedder
-        self.reranker = reranker
+        self._reranker = reranker
         self._generator = generator
         self.support_checker = support_checker
         self.calibration = calibration
@@ -104,13 +104,21 @@ class Ragcite:
             settings,
             store=SQLiteStore(settings.store_path),
             embedder=embedder,
-            reranker=LearnedReranker(embedder),
             generator=generator,
             support_checker=with_support_judge(
                 default_support_checker(embedder), settings.gate, settings.generate
             ),
             calibration=optional_calibration(settings.score.calibration_path),
         )
+
+    @property
+    def reranker(self) -> Reranker:
+        """The reranker `rerank.backend` names, built on first use: `ingest` never needs it."""
+        if self._reranker is None:
+            self._reranker = build_reranker(
+                self.settings.rerank.backend, self.embedder, generate=self.settings.generate
+            )
+        return self._reranker
 
     @property
     def generator(self) -> Generator:

@@ -10,6 +10,13 @@ from ragcite.cli.context import AppContext
 from ragcite.render.api import response_json, source_json
 from ragcite.render.terminal import print_chunks, print_response
 
+reranker_option = click.option(
+    "--reranker",
+    metavar="SPEC",
+    help="Reranker: learned (default), cross-encoder:DIR, cohere:MODEL, llm:LLM-SPEC "
+    "(e.g. llm:local:smollm2).",
+)
+
 
 @click.command()
 @click.argument("question")
@@ -29,6 +36,7 @@ from ragcite.render.terminal import print_chunks, print_response
     help="Let an LLM (a spec as for --llm, not extractive) judge claims whose support "
     "score is borderline.",
 )
+@reranker_option
 @click.pass_obj
 def ask(
     app: AppContext,
@@ -38,11 +46,14 @@ def ask(
     corpora: tuple[str, ...],
     include_superseded: bool,
     llm: str | None,
+    reranker: str | None,
     support_judge: str | None,
 ) -> None:
     """Answer a question; every claim cites a verified quote from the documents."""
     if llm:
         app.overrides["generate.llm"] = llm
+    if reranker:
+        app.overrides["rerank.backend"] = reranker
     if support_judge:
         app.overrides["gate.support_judge"] = support_judge
     rag = app.rag
@@ -60,6 +71,7 @@ def ask(
 @click.option("-k", "--top-k", type=click.IntRange(1, 200), help="Chunks to return (default 8).")
 @click.option("--corpus", "corpora", multiple=True, help="Only this corpus (repeatable).")
 @click.option("--include-superseded", is_flag=True, help="Also search superseded versions.")
+@reranker_option
 @click.pass_obj
 def search(
     app: AppContext,
@@ -68,8 +80,11 @@ def search(
     top_k: int | None,
     corpora: tuple[str, ...],
     include_superseded: bool,
+    reranker: str | None,
 ) -> None:
     """Show the retrieved chunks for a query with every score."""
+    if reranker:
+        app.overrides["rerank.backend"] = reranker
     rag = app.rag
     filters = rag.filters(corpora=corpora or None, include_superseded=include_superseded or None)
     chunks, timings = rag.search(query, k=top_k, filters=filters)
