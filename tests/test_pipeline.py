@@ -101,3 +101,22 @@ def test_a_configured_llm_is_not_needed_to_ingest(tmp_path: Path) -> None:
     report = rag.ingest([DEMO / "travel-and-expenses.md"])
     assert report.added == 1
     rag.close()
+
+
+@pytest.mark.parametrize("semantic", ["static", "none"])
+def test_support_semantic_setting_picks_the_checkers_layer(
+    demo_store_path: Path, semantic: str
+) -> None:
+    from ragcite.verify.support import LayeredSupportChecker
+
+    settings = load_settings(
+        store_path=demo_store_path, overrides={"gate.support_semantic": semantic}
+    )
+    rag = Ragcite.open(settings)
+    checker = rag.support_checker
+    assert isinstance(checker, LayeredSupportChecker)
+    assert (checker.semantic is None) == (semantic == "none")
+    response = rag.ask("How long are system backups kept?")
+    assert response.cited_claims and all(c.verified for c in response.cited_claims)
+    citations = [citation for c in response.cited_claims for citation in c.citations]
+    assert all(citation.support_score is not None for citation in citations)

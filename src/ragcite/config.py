@@ -86,6 +86,9 @@ class GateSettings(_Section):
     policy: Literal["strict", "annotate"] = "annotate"
     retry_on_failure: bool = True
     min_overall_confidence: float = Field(default=0.45, ge=0.0, le=1.0)
+    # The support checker's semantic layer: "minilm" (most accurate; at ask time it reuses
+    # the reranker's vectors), "static" (lookup-table vectors, for many fresh claims), "none".
+    support_semantic: Literal["minilm", "static", "none"] = "minilm"
     # Optional LLM judge for borderline support scores (off by default): an LLM spec as
     # for generate.llm. It judges scores in [partial threshold - below, supported + above].
     support_judge: str | None = None

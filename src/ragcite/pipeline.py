@@ -106,7 +106,9 @@ class Ragcite:
             embedder=embedder,
             generator=generator,
             support_checker=with_support_judge(
-                default_support_checker(embedder), settings.gate, settings.generate
+                default_support_checker(embedder, semantic=settings.gate.support_semantic),
+                settings.gate,
+                settings.generate,
             ),
             calibration=optional_calibration(settings.score.calibration_path),
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from ragcite.cli.main import cli
@@ -23,7 +24,8 @@ def write(path: Path, data: object) -> Path:
     return path
 
 
-def test_verified_answer_exits_0(tmp_path: Path) -> None:
+@pytest.mark.parametrize("semantic", ["minilm", "static", "none"])
+def test_verified_answer_exits_0(tmp_path: Path, semantic: str) -> None:
     answer = write(
         tmp_path / "answer.json",
         {
@@ -38,7 +40,9 @@ def test_verified_answer_exits_0(tmp_path: Path) -> None:
         },
     )
     sources = write(tmp_path / "chunks.json", SOURCES)
-    result = CliRunner().invoke(cli, ["verify", str(answer), "--sources", str(sources)])
+    result = CliRunner().invoke(
+        cli, ["verify", str(answer), "--sources", str(sources), "--support-semantic", semantic]
+    )
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["all_verified"] and report["support_checked"]

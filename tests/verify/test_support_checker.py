@@ -20,9 +20,12 @@ PAIRS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def checker() -> SupportChecker:
-    return default_support_checker(MiniLMEmbedder())
+@pytest.fixture(scope="module", params=["minilm", "static"])
+def checker(request: pytest.FixtureRequest) -> SupportChecker:
+    """The default checker (MiniLM semantic layer) and the fast static variant."""
+    if request.param == "minilm":
+        return default_support_checker(MiniLMEmbedder())
+    return default_support_checker(semantic="static")
 
 
 @pytest.fixture(scope="module")
@@ -71,3 +74,11 @@ def test_without_embedder_lexical_and_hard_checks_only() -> None:
     assert "sem_max" not in supported.signals
     assert supported.score > unrelated.score
     assert unrelated.verdict is SupportVerdict.UNSUPPORTED
+
+
+def test_semantic_layer_choice() -> None:
+    static = default_support_checker(semantic="static")
+    result = static.check("Returns are free.", ["Returning an item costs nothing."])
+    assert {"sem_max", "sem_top"} <= set(result.signals)
+    with pytest.raises(ValueError, match="needs an embedder"):
+        default_support_checker(semantic="minilm")

@@ -11,6 +11,7 @@ import click
 from ragcite.errors import InputError, ModelError
 from ragcite.verify.any_answer import read_answer, read_sources, verify_citations
 from ragcite.verify.support import SupportChecker
+from ragcite.verify.support.checker import SemanticLayer
 
 EXIT_UNVERIFIED = 3
 
@@ -31,7 +32,20 @@ EXIT_UNVERIFIED = 3
     help="Let an LLM (openai:MODEL, anthropic:MODEL, local:PATH.gguf, local:smollm2, "
     "openai-compatible:URL#MODEL) judge claims whose support score is borderline.",
 )
-def verify(answer: Path, sources_path: Path, no_support: bool, support_judge: str | None) -> None:
+@click.option(
+    "--support-semantic",
+    type=click.Choice(["minilm", "static", "none"]),
+    default="minilm",
+    show_default=True,
+    help="The support checker's semantic layer: static is several times faster on many claims.",
+)
+def verify(
+    answer: Path,
+    sources_path: Path,
+    no_support: bool,
+    support_judge: str | None,
+    support_semantic: SemanticLayer,
+) -> None:
     """Verify an answer's citations against its sources; exit 3 if any is unverified."""
     output = _read_json(answer)
     try:
@@ -43,7 +57,9 @@ def verify(answer: Path, sources_path: Path, no_support: bool, support_judge: st
     except InputError as exc:
         raise InputError(f"{sources_path}: {exc}") from None
     report = verify_citations(
-        output, sources, support_checker=None if no_support else _support_checker(support_judge)
+        output,
+        sources,
+        support_checker=None if no_support else _support_checker(support_judge, support_semantic),
     )
     click.echo(json.dumps(report, indent=2, ensure_ascii=False))
     if not report["all_verified"]:
@@ -64,7 +80,7 @@ def _read_json(path: Path) -> Any:
         ) from None
 
 
-def _support_checker(judge: str | None) -> SupportChecker | None:
+def _support_checker(judge: str | None, semantic: SemanticLayer) -> SupportChecker | None:
     from ragcite.config import GateSettings
     from ragcite.index.cached_embedder import CachedEmbedder
     from ragcite.index.embedder import MiniLMEmbedder
@@ -72,7 +88,8 @@ def _support_checker(judge: str | None) -> SupportChecker | None:
     from ragcite.verify.support import default_support_checker
 
     try:
-        checker = default_support_checker(CachedEmbedder(MiniLMEmbedder()))
+        embedder = CachedEmbedder(MiniLMEmbedder()) if semantic == "minilm" else None
+        checker = default_support_checker(embedder, semantic=semantic)
     except ModelError:
         return None  # reported as support_checked: false
     return with_support_judge(checker, GateSettings(support_judge=judge))

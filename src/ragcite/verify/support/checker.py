@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Literal, Protocol
 
 from ragcite.index.embedder import Embedder
 from ragcite.models import SupportVerdict
@@ -121,12 +121,28 @@ class LayeredSupportChecker:
         )
 
 
-def default_support_checker(embedder: Embedder | None = None) -> SupportChecker:
-    """The shipped checker: with an embedder, all four layers; without, no semantic layer.
+SemanticLayer = Literal["minilm", "static", "none"]
+
+
+def default_support_checker(
+    embedder: Embedder | None = None, *, semantic: SemanticLayer | None = None
+) -> SupportChecker:
+    """The shipped checker. `semantic` picks layer 3: "minilm" (cosine with `embedder`,
+    the most accurate), "static" (the shipped lookup-table vectors: no transformer, for
+    checking many fresh claims fast) or "none"; by default "minilm" when an embedder is
+    given, else "none".
 
     >>> checker = default_support_checker(MiniLMEmbedder())
     >>> checker.check("Returns are free.", ["Returning an item costs nothing."]).verdict
     """
+    layer = semantic or ("minilm" if embedder is not None else "none")
     models = load_support_models()
-    variant = "semantic" if embedder is not None else "lexical"
-    return LayeredSupportChecker(models[variant], embedder=embedder)
+    if layer == "minilm":
+        if embedder is None:
+            raise ValueError('semantic="minilm" needs an embedder')
+        return LayeredSupportChecker(models["semantic"], embedder=embedder)
+    if layer == "static":
+        from ragcite.index.static_embedder import StaticEmbedder
+
+        return LayeredSupportChecker(models["static"], embedder=StaticEmbedder())
+    return LayeredSupportChecker(models["lexical"])
