@@ -13,12 +13,12 @@ flags any fact-bearing sentence it finds. The same gate checks everything.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
-from ragcite.errors import ConfigError, GenerationError, missing_extra
+from ragcite.errors import GenerationError
 from ragcite.generate.parse import UnusableOutputError
 from ragcite.generate.prompt import retry_prompt
+from ragcite.http_client import api_key, http_client
 from ragcite.models import DraftAnswer, DraftCitation, DraftClaim, SourceChunk
 
 ANTHROPIC_BASE_URL = "https://api.anthropic.com/v1"
@@ -49,18 +49,9 @@ class AnthropicGenerator:
         max_chunks: int = 8,
         timeout_s: float = 120.0,
     ) -> None:
-        try:
-            import httpx
-        except ImportError:
-            raise missing_extra("httpx", "llm") from None
-        key = os.environ.get(api_key_env, "").strip()
-        if not key:
-            raise ConfigError(f"no Anthropic API key: set the {api_key_env} environment variable")
-        self._client = httpx.Client(
-            base_url=base_url.rstrip("/"),
-            headers={"x-api-key": key, "anthropic-version": ANTHROPIC_VERSION},
-            timeout=httpx.Timeout(timeout_s),
-        )
+        key = api_key(api_key_env, "Anthropic")
+        headers = {"x-api-key": key, "anthropic-version": ANTHROPIC_VERSION}
+        self._client = http_client(base_url, headers, timeout_s)
         self._key_env = api_key_env
         self.model = model
         self.model_id = f"anthropic:{model}"

@@ -13,12 +13,12 @@ Authorization header: it is never logged, never in an error, never serialized.
 from __future__ import annotations
 
 import json
-import os
 from typing import Any, Literal
 
-from ragcite.errors import ConfigError, GenerationError, missing_extra
+from ragcite.errors import ConfigError, GenerationError
 from ragcite.generate.parse import UnusableOutputError, parse_draft
 from ragcite.generate.prompt import answer_schema, build_messages
+from ragcite.http_client import api_key, http_client
 from ragcite.models import DraftAnswer, SourceChunk
 
 ResponseFormat = Literal["json_schema", "json_object", "none"]
@@ -56,17 +56,9 @@ class OpenAICompatibleGenerator:
             )
         if max_tokens < 1:
             raise ValueError(f"max_tokens must be > 0, but got {max_tokens}")
-        try:
-            import httpx
-        except ImportError:
-            raise missing_extra("httpx", "llm") from None
-        key = os.environ.get(api_key_env, "").strip() if api_key_env else ""
-        if require_key and not key:
-            raise ConfigError(f"no API key: set the {api_key_env} environment variable")
+        key = api_key(api_key_env, "LLM", required=require_key)
         headers = {"Authorization": f"Bearer {key}"} if key else {}
-        self._client = httpx.Client(
-            base_url=base_url.rstrip("/"), headers=headers, timeout=httpx.Timeout(timeout_s)
-        )
+        self._client = http_client(base_url, headers, timeout_s)
         self._key_env = api_key_env
         self.base_url = base_url.rstrip("/")
         self.model = model

@@ -17,7 +17,8 @@ import os
 import time
 from typing import TYPE_CHECKING, Any
 
-from ragcite.errors import ConfigError, ModelError, missing_extra
+from ragcite.errors import ConfigError, ModelError
+from ragcite.http_client import api_key, http_client
 from ragcite.models import SourceChunk
 from ragcite.rerank.base import passage_text
 
@@ -54,18 +55,8 @@ class CohereReranker:
                 f"Cohere base URL {base_url!r} must start with http:// or https:// "
                 f"(check ${COHERE_URL_ENV})"
             )
-        try:
-            import httpx
-        except ImportError:
-            raise missing_extra("httpx", "llm") from None
-        key = os.environ.get(api_key_env, "").strip()
-        if not key:
-            raise ConfigError(f"no Cohere API key: set the {api_key_env} environment variable")
-        self._client = httpx.Client(
-            base_url=base_url.rstrip("/"),
-            headers={"Authorization": f"Bearer {key}"},
-            timeout=httpx.Timeout(timeout_s),
-        )
+        key = api_key(api_key_env, "Cohere")
+        self._client = http_client(base_url, {"Authorization": f"Bearer {key}"}, timeout_s)
         self._key_env = api_key_env
         self.model = model.strip()
         self.base_url = base_url.rstrip("/")
