@@ -67,18 +67,11 @@ class MiniLMEmbedder:
         with self._lock:
             if self._session is not None:
                 return
-            import onnxruntime as ort
             from tokenizers import Tokenizer
 
             path = self._model_path or _packaged_model_path()
-            options = ort.SessionOptions()
-            if self.threads:
-                options.intra_op_num_threads = self.threads
-            options.log_severity_level = 3
             try:
-                session = ort.InferenceSession(
-                    str(path), sess_options=options, providers=["CPUExecutionProvider"]
-                )
+                session = cpu_session(path, self.threads)
             except Exception as exc:  # onnxruntime raises its own untyped errors
                 raise ModelError(f"could not load the embedding model {path}: {exc}") from None
             tokenizer = Tokenizer.from_str(
@@ -115,6 +108,19 @@ class MiniLMEmbedder:
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         normalised: Vectors = (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
         return normalised
+
+
+def cpu_session(path: Path, threads: int | None = None) -> Any:
+    """An onnxruntime CPU session for the model at `path` (quiet; `threads` intra-op threads,
+    or onnxruntime's default). onnxruntime's own errors pass through: callers name the model.
+    """
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    if threads:
+        options.intra_op_num_threads = threads
+    options.log_severity_level = 3
+    return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
 
 
 def _packaged_model_path() -> Path:

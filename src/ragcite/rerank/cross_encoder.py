@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ragcite.errors import ModelError
+from ragcite.index.embedder import cpu_session
 from ragcite.models import SourceChunk
 from ragcite.rerank.base import passage_text
 
@@ -81,17 +82,10 @@ class CrossEncoderReranker:
         with self._lock:
             if self._session is not None:
                 return
-            import onnxruntime as ort
             from tokenizers import Tokenizer
 
-            options = ort.SessionOptions()
-            if self.threads:
-                options.intra_op_num_threads = self.threads
-            options.log_severity_level = 3
             try:
-                session = ort.InferenceSession(
-                    str(self.model_path), sess_options=options, providers=["CPUExecutionProvider"]
-                )
+                session = cpu_session(self.model_path, self.threads)
                 tokenizer = Tokenizer.from_file(str(self.tokenizer_path))
             except Exception as exc:  # onnxruntime and tokenizers raise untyped errors
                 raise ModelError(
