@@ -434,8 +434,9 @@ def render_card(report: dict[str, Any]) -> str:
         f"{report['kinds']['combined (lexical-only variant)']}, thresholds "
         f"{_fmt_thresholds(report['thresholds']['lexical'])}.",
         "",
-        "A fine-tuned MiniLM cross-encoder was **not** trained: on 2 CPU cores fine-tuning runs",
-        "at 4-8 pairs/s, and the planning run of one scored at chance on real-world claims.",
+        "No cross-encoder is part of it: one fine-tuned on these pairs for 43 minutes on the CPU",
+        "(`scripts/train_support_crossencoder.py`) lowered held-out AttributionBench macro-F1",
+        "when stacked; see `support-checker-experiments.md`.",
         "",
         "## Data",
         "",
