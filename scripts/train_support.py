@@ -35,6 +35,7 @@ from ragcite.verify.support.checker import LayeredSupportChecker, SemanticLayer
 from ragcite.verify.support.hard_checks import SIGNAL_NAMES as HARD
 from ragcite.verify.support.learned import SupportModel
 from ragcite.verify.support.lexical import SIGNAL_NAMES as LEXICAL
+from ragcite.verify.support.lexical import clear_caches
 from ragcite.verify.support.semantic import SIGNAL_NAMES as SEMANTIC
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -375,6 +376,7 @@ def targets(pairs: list[SupportPair], test: np.ndarray, embedder: MiniLMEmbedder
     for label, layer in layers:
         fresh = default_support_checker(MiniLMEmbedder(), semantic=layer)
         fresh.check_many(sample[:8])
+        clear_caches()  # fresh text: no sentence analyses left from the runs above
         t0 = time.perf_counter()
         fresh.check_many(sample)
         out[f"claims_per_s_{label}"] = len(sample) / (time.perf_counter() - t0)

@@ -16,7 +16,7 @@ import itertools
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ragcite.verify.support.text import content_words, split_sentences
+from ragcite.verify.support.text import content_words, split_sentences, stem
 
 SIGNAL_NAMES = (
     "lex_overlap",
@@ -49,6 +49,12 @@ def _bigrams(tokens: list[str]) -> set[tuple[str, str]]:
 @lru_cache(maxsize=4096)
 def _chunk_bigrams(chunk: str) -> frozenset[tuple[str, str]]:
     return frozenset(_bigrams(content_words(chunk)))
+
+
+def clear_caches() -> None:
+    """Forget the cached per-chunk analyses (and stems): benchmarks measure fresh text."""
+    for cached in (_analysed, _chunk_bigrams, stem):
+        cached.cache_clear()
 
 
 def lexical_support(claim: str, evidence: list[str]) -> LexicalResult:
