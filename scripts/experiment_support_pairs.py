@@ -35,18 +35,16 @@ from train_support import (
     FEATURES,
     REAL_WORLD,
     SEED,
+    Splits,
     best_threshold,
-    cap_per_source,
     extract,
-    fit,
+    fit_calibrated,
+    load_splits,
     metrics,
-    platt,
     source_weights,
 )
 
-from ragcite.eval.datasets import LOADERS, split_of
 from ragcite.index.embedder import MiniLMEmbedder
-from ragcite.verify.support.learned import SupportModel
 from ragcite.verify.support.lexical import lexical_support
 from ragcite.verify.support.semantic import MAX_CHARS
 
@@ -145,27 +143,12 @@ def pair_signal(
     return np.log(out / (1 - out))
 
 
-def combine(
-    x: np.ndarray, y: np.ndarray, w: np.ndarray, tr: np.ndarray, va: np.ndarray, sources: np.ndarray
-) -> tuple[np.ndarray, str, float]:
+def combine(x: np.ndarray, data: Splits, w: np.ndarray) -> tuple[np.ndarray, str, float]:
     """The shipped recipe: logistic or GBT (by validation real-world AUC), Platt on validation."""
     best: tuple[float, str, np.ndarray] | None = None
     features = [f"f{i}" for i in range(x.shape[1])]
     for kind in ("logistic", "gbt"):
-        spec = fit(kind, x[tr], y[tr], w)
-        model = SupportModel.from_dict(
-            {
-                **spec,
-                "features": features,
-                "platt": [1.0, 0.0],
-                "thresholds": {"supported": 0.5, "partial": 0.3},
-            }
-        )
-        margin = model.margin(x)
-        a, b = platt(margin[va], y[va])
-        p = 1 / (1 + np.exp(-(a * margin + b)))
-        real = va & np.isin(sources, REAL_WORLD)
-        score = roc_auc_score(y[real], p[real])
+        _, p, score = fit_calibrated(kind, x, data, w, features)
         if best is None or score > best[0]:
             best = (score, kind, p)
     assert best is not None
@@ -188,11 +171,9 @@ def held_out(
 def main() -> None:
     started = time.perf_counter()
     np.random.seed(SEED)
-    pairs = cap_per_source([p for name in LOADERS for p in LOADERS[name]()], 2000)
-    split = np.array([split_of(p) for p in pairs])
-    sources = np.array([p.source for p in pairs])
-    y = np.array([p.supported for p in pairs], dtype=int)
-    tr, va, te = split == "train", split == "validation", split == "test"
+    data_set = load_splits()
+    pairs, y, sources = data_set.pairs, data_set.y, data_set.sources
+    tr, va, te = data_set.tr, data_set.va, data_set.te
     print(f"{len(pairs)} pairs", flush=True)
     data = extract(pairs, MiniLMEmbedder(), Path("/tmp/ragcite_support_features.npz"))
     x_base = data["x"]
@@ -215,7 +196,7 @@ def main() -> None:
     folds = group_folds([p.group for p in pairs])
 
     results: dict[str, Any] = {}
-    p_base, kind_base, auc_base = combine(x_base, y, w, tr, va, sources)
+    p_base, kind_base, auc_base = combine(x_base, data_set, w)
     results["before"] = {"combiner": kind_base, "val_auc": auc_base}
     results["before"].update(held_out(p_base, y, va, te, sources))
     print("before", kind_base, f"val real AUC {auc_base:.3f}", flush=True)
@@ -235,7 +216,7 @@ def main() -> None:
         real = va & np.isin(sources, REAL_WORLD)
         alone = roc_auc_score(y[real], signal[real])
         x = np.hstack([x_base, signal[:, None]])
-        p, kind_c, auc = combine(x, y, w, tr, va, sources)
+        p, kind_c, auc = combine(x, data_set, w)
         name = f"{side}/{kind}/{regime}"
         results[name] = {"combiner": kind_c, "val_auc": auc, "alone_val_auc": alone}
         results[name].update(held_out(p, y, va, te, sources))

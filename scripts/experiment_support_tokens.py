@@ -25,9 +25,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from experiment_support_pairs import GROUPS, combine, held_out
-from train_support import FEATURES, SEED, cap_per_source, extract, source_weights
+from train_support import FEATURES, SEED, extract, load_splits, source_weights
 
-from ragcite.eval.datasets import LOADERS, split_of
 from ragcite.index.embedder import MiniLMEmbedder
 from ragcite.ingest.words import STOPWORDS
 from ragcite.verify.support.lexical import lexical_support
@@ -135,11 +134,9 @@ def token_features(pairs: list[Any], sentences: int) -> np.ndarray:
 
 def main() -> None:
     np.random.seed(SEED)
-    pairs = cap_per_source([p for name in LOADERS for p in LOADERS[name]()], 2000)
-    split = np.array([split_of(p) for p in pairs])
-    sources = np.array([p.source for p in pairs])
-    y = np.array([p.supported for p in pairs], dtype=int)
-    tr, va, te = split == "train", split == "validation", split == "test"
+    data_set = load_splits()
+    pairs, y, sources = data_set.pairs, data_set.y, data_set.sources
+    tr, va, te = data_set.tr, data_set.va, data_set.te
     data = extract(pairs, MiniLMEmbedder(), Path("/tmp/ragcite_support_features.npz"))
     x_base = data["x"]
     assert x_base.shape[1] == len(FEATURES["semantic"])
@@ -152,7 +149,7 @@ def main() -> None:
         "combined + tokens": np.hstack([x_base, x_tok]),
     }
     for name, x in variants.items():
-        p, kind, auc = combine(x, y, w, tr, va, sources)
+        p, kind, auc = combine(x, data_set, w)
         results[name] = {"combiner": kind, "val_auc": auc, **held_out(p, y, va, te, sources)}
         print(f"{name:20s} {kind} val real AUC {auc:.3f}", flush=True)
     Path("/tmp/ragcite-support-exp/tokens-results.json").write_text(

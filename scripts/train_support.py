@@ -18,6 +18,7 @@ import itertools
 import json
 import time
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +113,41 @@ def static_semantic(pairs: list[SupportPair], x: np.ndarray) -> tuple[np.ndarray
     return out, seconds
 
 
+@dataclass(frozen=True)
+class Splits:
+    """The pairs with their labels, data sets and group-wise splits, as arrays."""
+
+    pairs: list[SupportPair]
+    y: np.ndarray
+    sources: np.ndarray
+    split: np.ndarray
+
+    @property
+    def tr(self) -> np.ndarray:
+        return np.asarray(self.split == "train")
+
+    @property
+    def va(self) -> np.ndarray:
+        return np.asarray(self.split == "validation")
+
+    @property
+    def te(self) -> np.ndarray:
+        return np.asarray(self.split == "test")
+
+
+def load_splits(cap: int = 2000, pairs: list[SupportPair] | None = None) -> Splits:
+    """Every shared data set's pairs (or `pairs`), about `cap` per data set, as `Splits`."""
+    if pairs is None:
+        pairs = [p for name in LOADERS for p in LOADERS[name]()]
+    pairs = cap_per_source(pairs, cap)
+    return Splits(
+        pairs=pairs,
+        y=np.array([p.supported for p in pairs], dtype=int),
+        sources=np.array([p.source for p in pairs]),
+        split=np.array([split_of(p) for p in pairs]),
+    )
+
+
 def cap_per_source(pairs: list[SupportPair], cap: int) -> list[SupportPair]:
     """A deterministic, group-wise sample of about `cap` pairs per data set."""
     counts: dict[str, int] = defaultdict(int)
@@ -182,6 +218,28 @@ def fit(kind: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> dict[str, Any
     }
 
 
+def fit_calibrated(
+    kind: str, x: np.ndarray, data: Splits, w: np.ndarray, features: tuple[str, ...] | list[str]
+) -> tuple[dict[str, Any], np.ndarray, float]:
+    """Fit `kind` on train, Platt-scale on validation: the model's JSON form, P(supported)
+    for every pair, and the validation AUC on the real-world sets (the selection score)."""
+    spec = fit(kind, x[data.tr], data.y[data.tr], w)
+    model = SupportModel.from_dict(
+        {
+            **spec,
+            "features": list(features),
+            "platt": [1.0, 0.0],
+            "thresholds": {"supported": 0.5, "partial": 0.3},
+        }
+    )
+    margin = model.margin(x)
+    a, b = platt(margin[data.va], data.y[data.va])
+    p = 1 / (1 + np.exp(-(a * margin + b)))
+    real = data.va & np.isin(data.sources, REAL_WORLD)
+    score = float(roc_auc_score(data.y[real], p[real]))
+    return {**spec, "features": list(features), "platt": [a, b]}, p, score
+
+
 def metrics(y: np.ndarray, p: np.ndarray, threshold: float) -> dict[str, float]:
     auc = roc_auc_score(y, p) if 0 < y.mean() < 1 else float("nan")
     return {
@@ -205,10 +263,8 @@ def main() -> None:
     np.random.seed(SEED)
     started = time.perf_counter()
 
-    pairs = cap_per_source([p for name in LOADERS for p in LOADERS[name]()], args.max_per_source)
-    split = np.array([split_of(p) for p in pairs])
-    sources = np.array([p.source for p in pairs])
-    y = np.array([p.supported for p in pairs], dtype=int)
+    data_set = load_splits(args.max_per_source)
+    pairs, y, sources = data_set.pairs, data_set.y, data_set.sources
     print(f"{len(pairs)} pairs", flush=True)
     embedder = MiniLMEmbedder()
     data = extract(pairs, embedder, args.cache)
@@ -216,7 +272,7 @@ def main() -> None:
     x_static, static_seconds = static_semantic(pairs, x_all)
     names = FEATURES["semantic"]
     col = {f: i for i, f in enumerate(names)}
-    tr, va, te = split == "train", split == "validation", split == "test"
+    tr, va, te = data_set.tr, data_set.va, data_set.te
     w = source_weights(sources[tr])
 
     # Each method: a score in [0, 1] per pair (Platt-calibrated on validation).
@@ -237,24 +293,11 @@ def main() -> None:
         best: tuple[float, dict[str, Any], np.ndarray] | None = None
         for kind in ("logistic", "gbt"):
             t0 = time.perf_counter()
-            spec = fit(kind, x[tr], y[tr], w)
+            spec, p, score = fit_calibrated(kind, x, data_set, w, features)
             fit_seconds[(label, kind)] = time.perf_counter() - t0
-            model = SupportModel.from_dict(
-                {
-                    **spec,
-                    "features": list(features),
-                    "platt": [1.0, 0.0],
-                    "thresholds": {"supported": 0.5, "partial": 0.3},
-                }
-            )
-            margin = model.margin(x)
-            a, b = platt(margin[va], y[va])
-            p = 1 / (1 + np.exp(-(a * margin + b)))
-            real = va & np.isin(sources, REAL_WORLD)
-            score = roc_auc_score(y[real], p[real])
             print(f"  {label:34s} {kind:8s} validation real-world AUC {score:.3f}", flush=True)
             if best is None or score > best[0]:
-                best = (score, {**spec, "features": list(features), "platt": [a, b]}, p)
+                best = (score, spec, p)
         assert best is not None
         methods[label] = best[2]
         shipped[label] = best[1]

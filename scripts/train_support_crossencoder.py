@@ -37,8 +37,8 @@ from train_support import (
     REAL_WORLD,
     SEED,
     best_threshold,
-    cap_per_source,
     extract,
+    load_splits,
     metrics,
     platt,
     source_weights,
@@ -178,11 +178,9 @@ def main() -> None:
         torch.save(model.state_dict(), OUT / "model.pt")
 
     # Held-out: the capped pairs of train_support.py, validation and test splits.
-    pairs = cap_per_source(every, 2000)
-    split = np.array([split_of(p) for p in pairs])
-    sources = np.array([p.source for p in pairs])
-    y = np.array([p.supported for p in pairs], dtype=int)
-    va, te = split == "validation", split == "test"
+    data_set = load_splits(pairs=every)
+    pairs, y, sources = data_set.pairs, data_set.y, data_set.sources
+    va, te = data_set.va, data_set.te
     held = np.nonzero(va | te)[0]
     t0 = time.perf_counter()
     ce = np.zeros(len(pairs))
