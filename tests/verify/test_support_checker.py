@@ -82,3 +82,16 @@ def test_semantic_layer_choice() -> None:
     assert {"sem_max", "sem_top"} <= set(result.signals)
     with pytest.raises(ValueError, match="needs an embedder"):
         default_support_checker(semantic="minilm")
+
+
+@pytest.mark.parametrize("marker", [" [2]", " [2][3]", " [doc-4]", "^1", " (source 12)"])
+def test_citation_markers_do_not_count_as_numbers(checker: SupportChecker, marker: str) -> None:
+    evidence = ["Backup policy. Backups are kept for 35 days in a second region."]
+    plain = checker.check("Backups are kept for 35 days.", evidence)
+    body, end = "Backups are kept for 35 days", "."
+    marked = checker.check(
+        body + marker + end if marker.startswith(" ") else body + end + marker, evidence
+    )
+    assert marked.verdict is plain.verdict is SupportVerdict.SUPPORTED
+    assert marked.score == pytest.approx(plain.score)
+    assert not any("number" in reason for reason in marked.reasons)

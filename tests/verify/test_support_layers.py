@@ -94,3 +94,12 @@ def test_tree_model_scores_without_sklearn() -> None:
     low, high = model.score([{"lex_overlap": 0.2}, {"lex_overlap": 0.9}])
     assert low == pytest.approx(1 / (1 + np.exp(2)))
     assert high == pytest.approx(1 / (1 + np.exp(-2)))
+
+
+@pytest.mark.parametrize(
+    ("claim_word", "evidence_word"),
+    [("kept", "keeps"), ("paid", "pays"), ("written", "writes"), ("bought", "buying")],
+)
+def test_irregular_forms_match_their_regular_ones(claim_word: str, evidence_word: str) -> None:
+    result = lexical_support(f"Staff {claim_word} records.", [f"Staff {evidence_word} records."])
+    assert result.signals["lex_overlap"] == 1.0

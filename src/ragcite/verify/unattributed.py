@@ -12,6 +12,7 @@ import re
 
 from ragcite.ingest.sentences import split_sentences
 from ragcite.ingest.words import STOPWORDS
+from ragcite.verify.markers import strip_citation_markers
 from ragcite.verify.normalize import normalize
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -30,7 +31,10 @@ _BELONGS_OVERLAP = 0.7
 
 
 def unattributed_sentences(answer_text: str, claim_texts: list[str]) -> list[str]:
-    """The fact-bearing sentences of `answer_text` that no claim covers, in order."""
+    """The fact-bearing sentences of `answer_text` that no claim covers, in order
+    (citation markers such as "[2]" removed from both first)."""
+    answer_text = strip_citation_markers(answer_text)
+    claim_texts = [strip_citation_markers(c) for c in claim_texts]
     claims = [(normalize(c), _content_words(c)) for c in claim_texts if c.strip()]
     found = []
     for start, end in split_sentences(answer_text):

@@ -14,6 +14,7 @@ from typing import Literal, Protocol
 
 from ragcite.index.embedder import Embedder
 from ragcite.models import SupportVerdict
+from ragcite.verify.markers import strip_citation_markers
 from ragcite.verify.support.hard_checks import HardCheckResult, run_hard_checks
 from ragcite.verify.support.learned import SupportModel, load_support_models
 from ragcite.verify.support.lexical import LexicalResult, lexical_support
@@ -72,7 +73,9 @@ class LayeredSupportChecker:
     def signals_many(
         self, pairs: list[tuple[str, list[str]]]
     ) -> tuple[list[dict[str, float]], list[LexicalResult], list[HardCheckResult]]:
-        """Every layer's raw signals for each pair (what the learned model is trained on)."""
+        """Every layer's raw signals for each pair (what the learned model is trained on).
+        Citation markers in a claim ("[2]", "[doc-4]") are not part of what it says."""
+        pairs = [(strip_citation_markers(claim), evidence) for claim, evidence in pairs]
         lexical = [lexical_support(claim, evidence) for claim, evidence in pairs]
         hard = [
             run_hard_checks(

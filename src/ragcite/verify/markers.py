@@ -1,0 +1,45 @@
+"""Citation markers in answer text: "[2]", "[1, 3]", "[doc-4]", "【3†source】", "^2".
+
+Answers from other systems (and LLMs asked for claims) carry them inside the sentences.
+To the support checker they are not part of what a claim says — left in, "[3]" reads as
+the number 3 and disagrees with the evidence — and a marker glued to a full stop
+("35 days.[2] The fee ...") hides a sentence boundary from the unattributed-sentence
+check. Both read the text with its markers removed.
+
+>>> strip_citation_markers("Backups are kept for 35 days [2][3].")
+'Backups are kept for 35 days.'
+>>> strip_citation_markers("Fees rose 5% (source 1) in 2023.^4")
+'Fees rose 5% in 2023.'
+"""
+
+from __future__ import annotations
+
+import re
+
+_ID = r"[\w:.#-]*\d[\w:.#-]*"
+_PREFIX = r"(?:source|src|doc|document|chunk|ref|reference|citation|cite|id)"
+_MARKER = re.compile(
+    "|".join(
+        [
+            # [2]  [1, 3]  [1-3]  [doc-4]  [Source 2]  [c_1a2b3c]
+            rf"\[\s*(?:{_PREFIX}\s*[:#=_-]?\s*)?{_ID}(?:\s*[,;\u2013-]\s*{_ID})*\s*\]",
+            # (source 1)  (ref. 2, 3)
+            rf"\(\s*{_PREFIX}s?\.?\s*[:#]?\s*\d+(?:\s*[,;\u2013-]\s*\d+)*\s*\)",
+            r"\u3010[^\u3011]{0,80}\u3011",  # 【3†source】
+            r"\^\d+(?:[,-]\d+)*",  # ^2
+            r"(?<=[.,;:!?)\]])[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+",  # ."¹ after punctuation
+        ]
+    ),
+    re.IGNORECASE,
+)
+_SPACE_BEFORE_PUNCTUATION = re.compile(r"[ \t]+([.,;:!?])")
+_SPACES = re.compile(r"[ \t]{2,}")
+
+
+def strip_citation_markers(text: str) -> str:
+    """`text` without citation markers; unchanged when it has none."""
+    stripped, count = _MARKER.subn(" ", text)
+    if not count:
+        return text
+    stripped = _SPACE_BEFORE_PUNCTUATION.sub(r"\1", stripped)
+    return _SPACES.sub(" ", stripped).strip()
