@@ -15,7 +15,6 @@ variant is also scored by 5-fold group cross-validation over train + validation.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
@@ -24,13 +23,21 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
-from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import f1_score, roc_auc_score
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from experiment_support_pairs import GROUPS, combine, held_out
-from train_support import REAL_WORLD, SEED, Splits, extract, load_splits, source_weights
+from train_support import (
+    REAL_WORLD,
+    SEED,
+    Splits,
+    cv_summary,
+    extract,
+    group_folds,
+    load_splits,
+    out_of_fold,
+    source_weights,
+)
 
 from ragcite.eval.datasets import DEFAULT_ROOT, SupportPair
 from ragcite.index.embedder import MiniLMEmbedder
@@ -128,27 +135,15 @@ class CandidateSignals:
 
 
 def cross_validated(x: np.ndarray, data: Splits, folds: np.ndarray) -> dict[str, float]:
-    """Out-of-fold logistic margins over train + validation (group folds): AUCs and the
-    best-threshold macro-F1 on AttributionBench."""
-    dev = data.tr | data.va
-    out_of_fold = np.zeros(len(x))
-    for fold in range(5):
-        fit, score = dev & (folds != fold), dev & (folds == fold)
-        weights = source_weights(data.sources[fit])
-        mean, scale = x[fit].mean(axis=0), x[fit].std(axis=0) + 1e-9
-        model = LogisticRegression(C=1.0, max_iter=3000)
-        model.fit((x[fit] - mean) / scale, data.y[fit], sample_weight=weights)
-        out_of_fold[score] = model.decision_function((x[score] - mean) / scale)
-    real = dev & np.isin(data.sources, REAL_WORLD)
-    bench = dev & (data.sources == "attributionbench")
-    y, p = data.y, out_of_fold
-    cuts = np.unique(np.quantile(p[bench], np.linspace(0.02, 0.98, 97)))
+    """Out-of-fold AUCs (real-world, AttributionBench) and AttributionBench best macro-F1."""
+    margins = out_of_fold(x, data, folds)
+    real = np.isin(data.sources, REAL_WORLD) & ~np.isnan(margins)
+    bench = (data.sources == "attributionbench") & ~np.isnan(margins)
+    summary = cv_summary(data.y[bench], margins[bench])
     return {
-        "real-world AUC": roc_auc_score(y[real], p[real]),
-        "AttributionBench AUC": roc_auc_score(y[bench], p[bench]),
-        "AttributionBench best macro-F1": max(
-            f1_score(y[bench], p[bench] >= c, average="macro") for c in cuts
-        ),
+        "real-world AUC": cv_summary(data.y[real], margins[real])["auc"],
+        "AttributionBench AUC": summary["auc"],
+        "AttributionBench best macro-F1": summary["best_f1"],
     }
 
 
@@ -164,9 +159,7 @@ def main() -> None:
         {row["claim"]: row["question"] for row in rows},
     )
     x_new = np.array([signals(p) for p in pairs])
-    folds = np.array(
-        [int(hashlib.sha256(f"cv:{p.group}".encode()).hexdigest(), 16) % 5 for p in pairs]
-    )
+    folds = group_folds(pairs)
     weights = source_weights(data.sources[data.tr])
     print(
         "variant | CV real-world AUC | CV AB AUC | CV AB best F1 | val AUC | test F1/AUC: "
