@@ -84,3 +84,13 @@ def test_documents_lists_versions(demo_store_path: Path) -> None:
         (d["version"], d["status"]) for d in docs if d["document_id"] == "data-retention-policy"
     )
     assert retention == [(1, "superseded"), (2, "active")]
+
+
+def test_eval_on_an_empty_store_says_to_ingest_first(tmp_path: Path) -> None:
+    questions = Path(__file__).parents[2] / "eval" / "demo.jsonl"
+    for args in (("eval", "all", str(questions)), ("eval", "tune", str(questions), "--dry-run")):
+        out_dir = tmp_path / "run"
+        code, out = run(*args, "--out", str(out_dir), store=tmp_path / "empty.db")
+        assert code == 1
+        assert "holds no documents" in out and "ragcite ingest" in out
+        assert not out_dir.exists()

@@ -17,12 +17,14 @@ from rich.table import Table as RichTable
 
 from ragcite.cli.context import AppContext
 from ragcite.config import CONFIG_ENV, Settings
+from ragcite.errors import InputError
 from ragcite.eval.datasets import LOADERS
 from ragcite.eval.harness import PARTS, evaluate
 from ragcite.eval.questions import load_questions
 from ragcite.eval.report import Table, compare_runs, fmt, markdown, tables, write_run
 from ragcite.eval.support import load_support_pairs, support_metrics
 from ragcite.eval.tune import GRID, Candidate, candidates_json, tune, tuned_settings_toml
+from ragcite.pipeline import Ragcite
 from ragcite.score.calibration import calibration_to_dict
 
 
@@ -73,6 +75,20 @@ def _calibration_target(app: AppContext, settings: Settings, explicit: Path | No
     return settings.store_path.with_name(settings.store_path.stem + ".calibration.json")
 
 
+def _asking_rag(app: AppContext) -> Ragcite:
+    """The pipeline the questions are put to; an empty store is an error, not a report of
+    zeros (every question would come back unanswered)."""
+    rag = app.rag
+    if rag.store.counts().chunks == 0:
+        raise InputError(
+            f"the store {rag.settings.store_path} holds no documents, so every question "
+            "would go unanswered: ingest the documents the questions are about first "
+            "(for the demo set: ragcite ingest demo/), or point --store at the store that "
+            "has them"
+        )
+    return rag
+
+
 def _run_part(
     app: AppContext,
     part: str,
@@ -85,7 +101,7 @@ def _run_part(
     questions = load_questions(dataset)
     parts = PARTS if part == "all" else (part,)
     folder = _out(out, part)
-    rag = app.rag
+    rag = _asking_rag(app)
     with _progress(console, "asking", len(questions)) as advance:
         report = evaluate(rag, questions, parts=parts, plots=folder, on_question=lambda: advance(1))
     write_run(
@@ -296,7 +312,7 @@ def tune_command(
     vws, cws = _weights(vector_weights), _weights(claim_weights)
     with _progress(app.console, "tuning", len(vws) * len(questions)) as advance:
         result = tune(
-            app.rag,
+            _asking_rag(app),
             questions,
             vector_weights=vws,
             claim_weights=cws,
