@@ -22,6 +22,10 @@ TEXT = (
         ('staff must use the "secure delete" tool', QuoteStatus.NORMALIZED),
         ("Customer records are kept for three 3 years", QuoteStatus.FUZZY),
         ("Customer records are kept ... the period is 12 months", QuoteStatus.FUZZY),
+        ("kept for three (3) years [2]", QuoteStatus.NORMALIZED),
+        ("the period is 12 months.[4][5]", QuoteStatus.NORMALIZED),
+        ("Customer records are kept for three 3 years [doc-1]", QuoteStatus.FUZZY),
+        ("Customer records are kept for five years [2]", QuoteStatus.NOT_FOUND),
         ("Customer records are kept for five years", QuoteStatus.NOT_FOUND),
         ("Client files are retained for three years", QuoteStatus.NOT_FOUND),
         ("", QuoteStatus.NOT_FOUND),
@@ -61,3 +65,10 @@ def test_cited_ids_resolve_only_to_retrieved_ones(cited: str, expected: str | No
 
 def test_ambiguous_ids_are_not_guessed() -> None:
     assert resolve_chunk_id("[x1]", ["X1", "x1 "]) is None
+
+
+def test_a_marker_the_source_itself_holds_is_matched_exactly() -> None:
+    source = "Backups are kept for 35 days [2] in a second region."
+    match = locate_quote("kept for 35 days [2]", source)
+    assert match.status is QuoteStatus.EXACT
+    assert match.start is not None and source[match.start : match.end] == "kept for 35 days [2]"

@@ -8,6 +8,7 @@ Statuses, strongest first:
 - normalized: found after folding whitespace, quote marks, dashes and case;
 - fuzzy: the quote's words appear in the chunk in the same order with only punctuation
   between them differing, or an elided quote ("A ... B") whose every part is found in order;
+  a citation marker inside the quote ("... 35 days [2]") is ignored, at best "normalized";
 - not_found: anything else. A paraphrase is not a quote.
 """
 
@@ -17,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from ragcite.models import QuoteStatus
+from ragcite.verify.markers import strip_citation_markers
 from ragcite.verify.normalize import normalize_with_map
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -54,7 +56,16 @@ def locate_quote(quote: str, text: str) -> QuoteMatch:
     if at >= 0:
         start, end = haystack.original_span(at, at + len(needle))
         return QuoteMatch(QuoteStatus.NORMALIZED, start, end)
-    return _word_sequence_match(quote, text)
+    match = _word_sequence_match(quote, text)
+    bare = strip_citation_markers(quote)
+    if match.found or bare == quote:
+        return match
+    # A citation marker the model put inside its quote ("… 35 days [2]") is not a word of
+    # the source: found without it, the quote is at best normalized, never exact.
+    match = locate_quote(bare, text)
+    if match.status is QuoteStatus.EXACT:
+        return QuoteMatch(QuoteStatus.NORMALIZED, match.start, match.end)
+    return match
 
 
 def _word_sequence_match(quote: str, text: str) -> QuoteMatch:
