@@ -59,6 +59,9 @@ class RerankSettings(_Section):
     # ... and within this spread of each other.
     fast_path_max_spread: float = Field(default=0.05, ge=0.0, le=1.0)
     fast_path_top_n: int = Field(default=3, ge=1)
+    # Compound questions ("…, and how …"): score each chunk against every part as well,
+    # keeping its best score (one reranker call per part more).
+    score_question_parts: bool = True
 
 
 class GenerateSettings(_Section):

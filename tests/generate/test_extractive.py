@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ragcite.generate.extractive import question_parts
 from ragcite.pipeline import Ragcite
+from ragcite.rerank.question_parts import question_parts
 
 
 @pytest.mark.parametrize(

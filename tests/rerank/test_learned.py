@@ -137,3 +137,20 @@ def test_fast_path_skips_the_reranker_when_vectors_agree(reranker: LearnedRerank
     outcome = rerank_chunks("How long is parental leave?", chunks, reranker, RerankSettings())
     assert outcome.fast_path
     assert [c.reranker_score for c in outcome.chunks] == [0.91, 0.89, 0.88]
+
+
+def test_compound_question_scores_each_chunk_against_its_part(demo_rag: Ragcite) -> None:
+    question = "How long do we keep customer PII, and how long are backups kept?"
+    retrieved = demo_rag.retriever.retrieve(question, 8, demo_rag.filters())
+    reranker = LearnedReranker(demo_rag.embedder)
+    by_parts = rerank_chunks(question, retrieved.chunks, reranker, RerankSettings()).chunks
+    whole = rerank_chunks(
+        question, retrieved.chunks, reranker, RerankSettings(score_question_parts=False)
+    ).chunks
+    whole_scores = {c.chunk_id: c.reranker_score for c in whole}
+    # Never lower than against the whole question; the backups chunk, which answers only
+    # the second part, rises the most and comes first.
+    assert all(c.reranker_score >= whole_scores[c.chunk_id] for c in by_parts)
+    backups = next(c for c in by_parts if "backups are kept for 35 days" in c.chunk_text)
+    assert backups.reranker_score > whole_scores[backups.chunk_id] + 0.2
+    assert by_parts[0].chunk_id == backups.chunk_id

@@ -22,6 +22,7 @@ from ragcite.index.embedder import Embedder
 from ragcite.ingest.sentences import split_sentences
 from ragcite.ingest.words import QUESTION_WORDS, STOPWORDS
 from ragcite.models import DraftAnswer, DraftCitation, DraftClaim, SourceChunk
+from ragcite.rerank.question_parts import question_parts
 from ragcite.rerank.sentence_similarity import sentence_in_context
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -29,12 +30,6 @@ _QUESTION_STOPWORDS = STOPWORDS | QUESTION_WORDS
 _MIN_WORDS = 5
 # A line without a final stop is a heading or a label unless it is this long.
 _MIN_UNPUNCTUATED_WORDS = 10
-# Where a compound question splits: "…, and does …", "…; what …", "…? How …".
-_PART_BREAK = re.compile(
-    r"\s*(?:[;?]|,\s*(?:and|or|but)\b|\band\s+(?=(?:how|what|when|where|who|which|why|"
-    r"whether|does|do|did|is|are|was|were|can|could|should|will|would)\b))\s*",
-    re.IGNORECASE,
-)
 # Near-duplicate sentences (the same rule restated in an overlapping chunk) are cited once.
 _DUPLICATE_SIMILARITY = 0.92
 
@@ -152,17 +147,6 @@ class ExtractiveGenerator:
             chosen.append(candidate)
             chosen_vectors.append(vector)
         return chosen
-
-
-def question_parts(query: str) -> list[str]:
-    """The sub-questions of a compound question, or the question alone.
-
-    >>> question_parts("How long do we keep PII, and does the EU differ from the US?")
-    ['How long do we keep PII', 'does the EU differ from the US']
-    """
-    parts = [p.strip(" ,.?!") for p in _PART_BREAK.split(query)]
-    parts = [p for p in parts if _content_words(p)]
-    return parts or [query]
 
 
 def _content_words(text: str) -> set[str]:

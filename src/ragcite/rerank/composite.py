@@ -3,7 +3,9 @@
 composite_confidence = vector_weight · vector similarity + reranker_weight · reranker score.
 The fast path skips the reranker when the top vector scores are all high and close
 together: the dense ranking is then already trustworthy, and the reranker would only
-add latency.
+add latency. A compound question ("…, and how …") is also scored part by part: each
+chunk keeps its best reranker score against the whole question or any part, so a chunk
+that fully answers one part is not marked down for not answering the other.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 from ragcite.config import RerankSettings
 from ragcite.models import SourceChunk
 from ragcite.rerank.base import Reranker
+from ragcite.rerank.question_parts import question_parts
 
 
 @dataclass(frozen=True)
@@ -31,7 +34,17 @@ def rerank_chunks(
     if not chunks:
         return RerankOutcome([], fast_path=False)
     fast = takes_fast_path(chunks, settings)
-    scores = [c.vector_similarity_score for c in chunks] if fast else reranker.score(query, chunks)
+    if fast:
+        scores = [c.vector_similarity_score for c in chunks]
+    else:
+        scores = reranker.score(query, chunks)
+        parts = question_parts(query) if settings.score_question_parts else []
+        if len(parts) > 1:
+            # A chunk that answers one part of a compound question is relevant: it keeps
+            # its best score against the whole question or any part.
+            for part in parts:
+                part_scores = reranker.score(part, chunks)
+                scores = [max(a, b) for a, b in zip(scores, part_scores, strict=True)]
     total = settings.vector_weight + settings.reranker_weight or 1.0
     scored = [
         chunk.model_copy(
