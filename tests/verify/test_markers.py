@@ -18,6 +18,7 @@ from ragcite.verify.unattributed import unattributed_sentences
         ("Backups are kept for 35 days [doc-4].", "Backups are kept for 35 days."),
         ("Backups are kept for 35 days [Source 2].", "Backups are kept for 35 days."),
         ("Backups are kept [c_1a2b3c] for 35 days.", "Backups are kept for 35 days."),
+        ("Backups are kept for 35 days [S2].", "Backups are kept for 35 days."),
         ("Backups are kept for 35 days (source 1).", "Backups are kept for 35 days."),
         (
             "Backups are kept for 35 days \u30103\u2020source\u3011.",
@@ -38,6 +39,9 @@ def test_markers_are_removed(text: str, expected: str) -> None:
         "The statute [as amended in 2019] applies.",  # an editorial insertion
         "Keys rotate every 90 days; logs are kept for 1 year.",
         "Plain text without markers.",
+        "Scores lie in [0, 1] and thresholds in [0.5, 0.9].",  # intervals
+        "The area grows with r^2.",  # mathematics
+        "Editors wrote [sic] there.",
     ],
 )
 def test_other_text_is_untouched(text: str) -> None:

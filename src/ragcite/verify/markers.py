@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import re
 
-_ID = r"[\w:.#-]*\d[\w:.#-]*"
+# A citation number (1-9999: "[0, 1]" and "[0.5]" are intervals, not citations), or an
+# identifier with letters and digits ("doc-4", "c_1a2b3c", "S2").
+_ID = r"(?:[1-9]\d{0,3}|(?=[\w:.#-]*[A-Za-z])(?=[\w:.#-]*\d)[\w:.#-]+)"
 _PREFIX = r"(?:source|src|doc|document|chunk|ref|reference|citation|cite|id)"
+_AFTER_PUNCTUATION = r"(?<=[.,;:!?)\]])"
 _MARKER = re.compile(
     "|".join(
         [
@@ -26,8 +29,9 @@ _MARKER = re.compile(
             # (source 1)  (ref. 2, 3)
             rf"\(\s*{_PREFIX}s?\.?\s*[:#]?\s*\d+(?:\s*[,;\u2013-]\s*\d+)*\s*\)",
             r"\u3010[^\u3011]{0,80}\u3011",  # 【3†source】
-            r"\^\d+(?:[,-]\d+)*",  # ^2
-            r"(?<=[.,;:!?)\]])[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+",  # ."¹ after punctuation
+            # ".^2" and ".²" after punctuation only: "r^2" and "m²" are mathematics and units
+            rf"{_AFTER_PUNCTUATION}\^\d+(?:[,-]\d+)*",
+            rf"{_AFTER_PUNCTUATION}[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+",
         ]
     ),
     re.IGNORECASE,
