@@ -95,3 +95,13 @@ def test_citation_markers_do_not_count_as_numbers(checker: SupportChecker, marke
     assert marked.verdict is plain.verdict is SupportVerdict.SUPPORTED
     assert marked.score == pytest.approx(plain.score)
     assert not any("number" in reason for reason in marked.reasons)
+
+
+def test_a_rival_name_in_the_next_sentence_is_a_conflict(checker: SupportChecker) -> None:
+    result = checker.check(
+        "Tadej Pogacar won the 2021 Tour de France.",
+        ["The 2021 Tour de France is over. It was won by Egan Bernal of Colombia."],
+    )
+    assert result.verdict is not SupportVerdict.SUPPORTED
+    assert result.signals["hard_entity_conflict"] == 1.0
+    assert any("evidence names Egan Bernal" in reason for reason in result.reasons)

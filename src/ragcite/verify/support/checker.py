@@ -79,7 +79,10 @@ class LayeredSupportChecker:
         lexical = [lexical_support(claim, evidence) for claim, evidence in pairs]
         hard = [
             run_hard_checks(
-                claim, "\n".join(evidence), lex.ranked_sentences[0] if lex.ranked_sentences else ""
+                claim,
+                "\n".join(evidence),
+                lex.ranked_sentences[0] if lex.ranked_sentences else "",
+                window=lex.aligned,
             )
             for (claim, evidence), lex in zip(pairs, lexical, strict=True)
         ]

@@ -67,8 +67,12 @@ def _entity_found(entity: str, evidence_stems: set[str], evidence_lower: str) ->
     return bool(tokens) and all(t in evidence_stems for t in tokens)
 
 
-def run_hard_checks(claim: str, evidence: str, aligned: str) -> HardCheckResult:
-    """Check `claim` against the whole `evidence` text and its best-aligned sentence(s)."""
+def run_hard_checks(
+    claim: str, evidence: str, aligned: str, window: str | None = None
+) -> HardCheckResult:
+    """Check `claim` against the whole `evidence` text and its best-aligned sentence.
+    Rival numbers and names are also looked for in `window` (the best-aligned sentences
+    around it, when given); negation is judged on the aligned sentence alone."""
     reasons: list[str] = []
     contradiction: str | None = None
     signals = dict.fromkeys(SIGNAL_NAMES, 0.0)
@@ -77,7 +81,7 @@ def run_hard_checks(claim: str, evidence: str, aligned: str) -> HardCheckResult:
     if numbers:
         signals["hard_has_numbers"] = 1.0
         evidence_values = number_values(evidence)
-        aligned_numbers = claim_numbers(aligned)
+        aligned_numbers = claim_numbers(window or aligned)
         missing = [(s, v) for s, v in numbers if not _number_found(v, s, evidence_values)]
         signals["hard_number_missing"] = len(missing) / len(numbers)
         for surface, value in missing:
@@ -116,7 +120,7 @@ def run_hard_checks(claim: str, evidence: str, aligned: str) -> HardCheckResult:
         ]
         signals["hard_entity_missing"] = len(missing_entities) / len(entities)
         claim_lower = claim.lower()
-        rivals = [e for e in named_entities(aligned) if e.lower() not in claim_lower]
+        rivals = [e for e in named_entities(window or aligned) if e.lower() not in claim_lower]
         for entity in missing_entities:
             if rivals:
                 signals["hard_entity_conflict"] = 1.0
