@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ragcite.verify.support.hard_checks import run_hard_checks
-from ragcite.verify.support.text import claim_numbers, named_entities, number_values
+from ragcite.verify.support.quantities import claim_numbers, number_values, quantities
+from ragcite.verify.support.text import named_entities
 
 
 def check(claim: str, evidence: str) -> tuple[dict[str, float], str | None]:
@@ -23,6 +24,12 @@ def check(claim: str, evidence: str) -> tuple[dict[str, float], str | None]:
         ("2.5 million users", [2_500_000.0]),
         ("a 12% rise", [12.0]),
         ("12 percent", [12.0]),
+        ("twenty-five days", [25.0]),
+        ("twenty five days", [25.0]),
+        ("two hundred staff", [200.0]),
+        ("at 5 pm", [17 * 60.0]),
+        ("at 17:30", [17 * 60 + 30.0]),
+        ("at 12 am", [0.0]),
     ],
 )
 def test_numbers_are_normalised(text: str, values: list[float]) -> None:
@@ -62,6 +69,77 @@ def test_missing_number_without_rival_is_only_missing() -> None:
 def test_year_is_not_contradicted_by_an_amount() -> None:
     signals, _ = check("It opened in 1998.", "It has 40 rooms.")
     assert signals["hard_number_conflict"] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("text", "duration"),
+    [
+        ("kept for 18 months", ("calendar", 18.0)),
+        ("kept for 1.5 years", ("calendar", 18.0)),
+        ("kept for three (3) years", ("calendar", 36.0)),
+        ("a 35-day window", ("clock", 35 * 86400.0)),
+        ("within 5 business days", ("clock", 5 * 86400.0)),
+        ("two weeks", ("clock", 14 * 86400.0)),
+        ("48 hours", ("clock", 2 * 86400.0)),
+        ("a 5% rise in days lost", None),
+    ],
+)
+def test_durations_convert_within_their_family(
+    text: str, duration: tuple[str, float] | None
+) -> None:
+    assert quantities(text)[0].duration == duration
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("PII is kept for 36 months.", "PII is retained for three (3) years."),
+        ("Logs are retained for 1.5 years.", "Logs are retained for 18 months."),
+        ("Backups are kept for five weeks.", "Backups are kept for 35 days."),
+        ("Parents get two weeks of leave.", "Parents are entitled to 14 days of leave."),
+        ("Staff receive twenty-five days of leave.", "Staff receive 25 days of leave."),
+        ("The helpdesk closes at 5 pm.", "The helpdesk is staffed until 17:00."),
+        ("The office opens at 9:00.", "The office opens at 9 a.m."),
+        ("It took effect on 2024-03-01.", "It is effective from 1 March 2024."),
+        ("It took effect on March 1, 2024.", "It is effective from 2024-03-01."),
+        ("The meeting starts at 10:30.", "The meeting starts at 10.30 am."),
+        ("Passwords expire every 12 months.", "Passwords expire annually."),
+        ("Reports are due within 7 days.", "Reports are due within a week."),
+        ("Version 2.1 of the policy applies.", "The policy v2.1 applies."),
+    ],
+)
+def test_same_quantity_in_other_units_is_found(claim: str, evidence: str) -> None:
+    signals, contradiction = check(claim, evidence)
+    assert signals["hard_number_missing"] == 0.0
+    assert contradiction is None
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "rival"),
+    [
+        ("Logs are kept for 2 years.", "Logs are kept for 18 months.", "18"),
+        ("Backups are kept for four weeks.", "Backups are kept for 35 days.", "35"),
+        ("The helpdesk closes at 6 pm.", "The helpdesk is staffed until 17:00.", "17:00"),
+        ("It took effect on 2024-03-02.", "It is effective from 1 March 2024.", "1"),
+        ("Passwords expire every 6 months.", "Passwords expire annually.", "annually"),
+    ],
+)
+def test_other_quantity_of_the_same_kind_is_a_conflict(
+    claim: str, evidence: str, rival: str
+) -> None:
+    _, contradiction = check(claim, evidence)
+    assert contradiction is not None
+    assert contradiction.endswith(f"(evidence says {rival})")
+
+
+def test_durations_that_do_not_convert_are_missing_not_rivals() -> None:
+    # 60 days is not exactly two months: unsupported, but not a contradiction.
+    signals, contradiction = check(
+        "Claims are due within 60 days.", "Claims are due in two months."
+    )
+    assert signals["hard_number_missing"] == 1.0
+    assert signals["hard_number_conflict"] == 0.0
+    assert contradiction is None
 
 
 def test_weak_number_words_are_not_claims() -> None:
@@ -111,3 +189,30 @@ def test_present_entities_pass() -> None:
     signals, _ = check("Marie Curie won in 1911.", "In 1911 Marie Curie received the prize.")
     assert signals["hard_entity_missing"] == 0.0
     assert signals["hard_number_missing"] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Expenses over $5,000 need CFO approval.", "The Chief Financial Officer approves them."),
+        ("The GDPR applies.", "The General Data Protection Regulation applies."),
+        ("The General Data Protection Regulation applies.", "The GDPR applies."),
+        ("KPIs are reviewed.", "Key Performance Indicators are reviewed."),
+    ],
+)
+def test_acronyms_match_their_expansion(claim: str, evidence: str) -> None:
+    signals, _ = check(claim, evidence)
+    assert signals["hard_entity_missing"] == 0.0
+
+
+def test_acronym_does_not_match_lower_case_words() -> None:
+    # Initials of ordinary words are no expansion: "customers earn only" is not "CEO".
+    signals, _ = check("The CEO signs.", "Customers earn only points; Mary signs.")
+    assert signals["hard_entity_missing"] == 1.0
+
+
+def test_another_acronym_is_a_rival_name() -> None:
+    result = run_hard_checks(
+        "The CEO approves hires.", "The CFO approves hires.", "The CFO approves hires."
+    )
+    assert result.signals["hard_entity_conflict"] == 1.0

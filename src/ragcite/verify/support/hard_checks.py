@@ -1,8 +1,10 @@
 """Layer 1: cheap checks that small models miss — numbers, negation, named entities.
 
 A claim's numbers (digits, amounts, percentages, number words) must appear in the
-evidence; its negation must agree with the evidence sentence it aligns with; its
-capitalised names must appear in the evidence. When the aligned sentence says something
+evidence, durations and times of day in any units ("18 months" is "1.5 years", "5 pm" is
+"17:00"); its negation must agree with the evidence sentence it aligns with; its
+capitalised names must appear in the evidence, acronyms written out or not ("CFO",
+"Chief Financial Officer"). When the aligned sentence says something
 else in the same slot (another number, the opposite polarity, another name) the result
 carries a contradiction hint.
 
@@ -14,16 +16,12 @@ carries a contradiction hint.
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass
 
-from ragcite.verify.support.text import (
-    claim_numbers,
-    has_negation,
-    named_entities,
-    number_values,
-    stem,
-    words,
-)
+from ragcite.verify.support.quantities import Quantity, quantities, spell_out_iso_dates
+from ragcite.verify.support.text import has_negation, named_entities, stem, words
 
 SIGNAL_NAMES = (
     "hard_has_numbers",
@@ -45,26 +43,89 @@ class HardCheckResult:
     contradiction: str | None
 
 
-def _is_year(value: float) -> bool:
-    return value == int(value) and 1000 <= value <= 2100
-
-
-def _number_found(value: float, surface: str, evidence_values: list[float]) -> bool:
-    """Exact value, or the claim's rounded form of an evidence value ("about 1.2 million")."""
-    if any(value == v for v in evidence_values):
+def _number_found(claimed: Quantity, evidence: list[Quantity]) -> bool:
+    """The same value; the same duration in other units ("18 months", "1.5 years"); the
+    same time of day ("5 pm", "17:00"); or the claim's rounded form of an evidence value
+    ("about 1.2 million")."""
+    if claimed.time_of_day:
+        # "5 pm" is found in "open 9 to 5" too: a bare hour, on either clock.
+        hours = {claimed.value / 60, (claimed.value % 720) / 60}
+        return any(
+            q.value == claimed.value if q.time_of_day else q.value in hours for q in evidence
+        )
+    if any(q.value == claimed.value and not q.time_of_day for q in evidence):
         return True
-    digits = [c for c in surface if c.isdigit()]
-    significant = len("".join(digits).strip("0")) or 1
-    if _is_year(value) or significant > 2:
+    if claimed.duration and any(
+        q.duration
+        and q.duration[0] == claimed.duration[0]
+        and math.isclose(q.duration[1], claimed.duration[1])
+        for q in evidence
+    ):
+        return True
+    significant = len("".join(c for c in claimed.surface if c.isdigit()).strip("0")) or 1
+    if claimed.is_year or significant > 2:
         return False
-    return any(v and abs(value - v) / abs(v) <= 0.05 for v in evidence_values)
+    return any(
+        q.value and not q.time_of_day and abs(claimed.value - q.value) / abs(q.value) <= 0.05
+        for q in evidence
+    )
 
 
-def _entity_found(entity: str, evidence_stems: set[str], evidence_lower: str) -> bool:
-    if entity.lower() in evidence_lower:
+def _is_rival(candidate: Quantity, claimed: Quantity) -> bool:
+    """A number that could stand where the claim's does: a year for a year, a time for a
+    time, and for a duration not one in units it cannot be converted to ("every year"
+    stands for "6 months", "60 days" does not for "two months")."""
+    if candidate.is_year != claimed.is_year or candidate.time_of_day != claimed.time_of_day:
+        return False
+    same_family = bool(
+        claimed.duration and candidate.duration and candidate.duration[0] == claimed.duration[0]
+    )
+    if candidate.weak:
+        return same_family
+    return same_family or not (claimed.duration and candidate.duration)
+
+
+_CONNECTORS = frozenset(["of", "and", "for", "the", "on", "in", "to", "&"])
+_ACRONYM = re.compile(r"[A-Z]{2,6}")
+
+
+def _initials(name: str) -> str:
+    """GDPR for "General Data Protection Regulation": connecting words are skipped."""
+    return "".join(w[0] for w in name.split() if w.lower() not in _CONNECTORS).upper()
+
+
+def _expands(acronym: str, evidence: str) -> bool:
+    """True when `evidence` writes `acronym` out as capitalised words ("CFO" and "Chief
+    Financial Officer"); connecting words in between are skipped."""
+    tokens = words(evidence)
+    for i, token in enumerate(tokens):
+        if token[0] != acronym[0]:
+            continue
+        letters = ""
+        for word in tokens[i:]:
+            if letters and word.lower() in _CONNECTORS:
+                continue
+            if not word[0].isupper():
+                break
+            letters += word[0]
+            if len(letters) == len(acronym):
+                break
+        if letters == acronym:
+            return True
+    return False
+
+
+def _entity_found(entity: str, evidence: str, evidence_stems: set[str]) -> bool:
+    if entity.lower() in evidence.lower():
         return True
     tokens = [stem(t) for t in words(entity)]
-    return bool(tokens) and all(t in evidence_stems for t in tokens)
+    if tokens and all(t in evidence_stems for t in tokens):
+        return True
+    bare = entity.rstrip("s")
+    if _ACRONYM.fullmatch(bare):
+        return _expands(bare, evidence)
+    initials = _initials(entity)
+    return len(initials) >= 2 and " " in entity and initials in set(words(evidence))
 
 
 def run_hard_checks(
@@ -77,26 +138,28 @@ def run_hard_checks(
     contradiction: str | None = None
     signals = dict.fromkeys(SIGNAL_NAMES, 0.0)
 
-    numbers = claim_numbers(claim)
+    claim, evidence, aligned = (spell_out_iso_dates(t) for t in (claim, evidence, aligned))
+    window = spell_out_iso_dates(window) if window else None
+    numbers = [q for q in quantities(claim) if not q.weak]
     if numbers:
         signals["hard_has_numbers"] = 1.0
-        evidence_values = number_values(evidence)
-        aligned_numbers = claim_numbers(window or aligned)
-        missing = [(s, v) for s, v in numbers if not _number_found(v, s, evidence_values)]
+        evidence_numbers = quantities(evidence)
+        aligned_numbers = quantities(window or aligned)
+        missing = [q for q in numbers if not _number_found(q, evidence_numbers)]
         signals["hard_number_missing"] = len(missing) / len(numbers)
-        for surface, value in missing:
+        for claimed in missing:
             # A different number of the same kind (year vs year, amount vs amount) in the
             # sentence the claim aligns with is a conflict, not just an absence.
-            rivals = [s for s, v in aligned_numbers if _is_year(v) == _is_year(value)]
+            rivals = [q.surface for q in aligned_numbers if _is_rival(q, claimed)]
             if rivals:
                 signals["hard_number_conflict"] = 1.0
                 message = (
-                    f"number {surface} in the claim is not in the evidence "
+                    f"number {claimed.surface} in the claim is not in the evidence "
                     f"(evidence says {rivals[0]})"
                 )
                 contradiction = contradiction or message
             else:
-                message = f"number {surface} in the claim is not in the evidence"
+                message = f"number {claimed.surface} in the claim is not in the evidence"
             reasons.append(message)
 
     claim_negated, aligned_negated = has_negation(claim), has_negation(aligned)
@@ -113,11 +176,8 @@ def run_hard_checks(
     entities = named_entities(claim)
     if entities:
         signals["hard_has_entities"] = 1.0
-        evidence_lower = evidence.lower()
         evidence_stems = {stem(t) for t in words(evidence)}
-        missing_entities = [
-            e for e in entities if not _entity_found(e, evidence_stems, evidence_lower)
-        ]
+        missing_entities = [e for e in entities if not _entity_found(e, evidence, evidence_stems)]
         signals["hard_entity_missing"] = len(missing_entities) / len(entities)
         claim_lower = claim.lower()
         rivals = [e for e in named_entities(window or aligned) if e.lower() not in claim_lower]

@@ -1,9 +1,7 @@
-"""Shared text handling for the support layers: sentences, content words, numbers.
+"""Shared text handling for the support layers: sentences, words, stems, names.
 
 >>> content_words("The stores were closing at 9 p.m. on Sundays")
 ['store', 'clos', '9', 'pm', 'sunday']
->>> number_values("about 1,200 people, three days, 5%")
-[1200.0, 3.0, 5.0]
 """
 
 from __future__ import annotations
@@ -13,6 +11,7 @@ from functools import lru_cache
 
 from ragcite.ingest.sentences import split_sentences as _spans
 from ragcite.ingest.words import STOPWORDS
+from ragcite.verify.support.quantities import NUMBER_WORDS, canonical_number, digit_values
 
 
 def split_sentences(text: str) -> list[str]:
@@ -195,138 +194,10 @@ def content_words(text: str) -> list[str]:
         if lower in STOPWORDS or lower in NEGATIONS:
             continue
         if token[0].isdigit() or token[0] == "$":
-            values = number_values(token)
-            out.extend(_canonical(v) for v in values)
+            out.extend(canonical_number(v) for v in digit_values(token))
             continue
         out.append(stem(lower))
     return out
-
-
-def _canonical(value: float) -> str:
-    return str(int(value)) if value == int(value) else f"{value:g}"
-
-
-_NUMBER_WORDS: dict[str, float] = {
-    w: i
-    for i, w in enumerate(
-        [
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-            "thirteen",
-            "fourteen",
-            "fifteen",
-            "sixteen",
-            "seventeen",
-            "eighteen",
-            "nineteen",
-            "twenty",
-        ]
-    )
-}
-_NUMBER_WORDS.update(
-    {
-        "thirty": 30,
-        "forty": 40,
-        "fifty": 50,
-        "sixty": 60,
-        "seventy": 70,
-        "eighty": 80,
-        "ninety": 90,
-        "hundred": 100,
-        "dozen": 12,
-        "first": 1,
-        "second": 2,
-        "third": 3,
-        "fourth": 4,
-        "fifth": 5,
-        "sixth": 6,
-        "seventh": 7,
-        "eighth": 8,
-        "ninth": 9,
-        "tenth": 10,
-        "half": 0.5,
-        "twice": 2,
-        "double": 2,
-        "triple": 3,
-    }
-)
-_SCALES = {
-    "thousand": 1e3,
-    "k": 1e3,
-    "million": 1e6,
-    "m": 1e6,
-    "mn": 1e6,
-    "billion": 1e9,
-    "b": 1e9,
-    "bn": 1e9,
-    "trillion": 1e12,
-}
-_NUMBER = re.compile(
-    r"(?<![\w.])\$?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:st|nd|rd|th)?\s*(%|percent\b|per cent\b)?"
-    r"\s*(thousand|million|billion|trillion|bn|mn|[kKmMbB])?\b",
-)
-_NUMBER_WORD = re.compile(
-    r"\b(" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r")\b"
-    r"(?:\s+(thousand|million|billion|trillion))?",
-    re.IGNORECASE,
-)
-
-
-def number_values(text: str, *, include_words: bool = True) -> list[float]:
-    """Numeric values written in `text`: digits (with separators, scales, %) and number words.
-
-    "1,200" and "1200" and "1.2 thousand" are all 1200; "three" is 3; "$5k" is 5000.
-    """
-    found: list[tuple[int, float]] = []
-    for match in _NUMBER.finditer(text):
-        integer, fraction, _percent, scale = match.groups()
-        value = float(integer.replace(",", "") + ("." + fraction if fraction else ""))
-        if scale:
-            value *= _SCALES[scale.lower()]
-        found.append((match.start(), value))
-    if include_words:
-        for match in _NUMBER_WORD.finditer(text):
-            word, scale = match.groups()
-            value = float(_NUMBER_WORDS[word.lower()])
-            if scale:
-                value *= _SCALES[scale.lower()]
-            found.append((match.start(), value))
-    return [v for _, v in sorted(found)]
-
-
-_WEAK_NUMBER_WORDS = frozenset(
-    ["zero", "one", "first", "second", "half", "double", "twice", "triple", "dozen"]
-)
-
-
-def claim_numbers(text: str) -> list[tuple[str, float]]:
-    """Numbers a claim commits to, as (surface text, value): digits and number words,
-    minus words that are rarely quantities ("one of", "first", "second")."""
-    out: list[tuple[int, str, float]] = []
-    for match in _NUMBER.finditer(text):
-        integer, fraction, _percent, scale = match.groups()
-        value = float(integer.replace(",", "") + ("." + fraction if fraction else ""))
-        if scale:
-            value *= _SCALES[scale.lower()]
-        out.append((match.start(), match.group(0).strip(), value))
-    for match in _NUMBER_WORD.finditer(text):
-        word, scale = match.groups()
-        if word.lower() in _WEAK_NUMBER_WORDS and not scale:
-            continue
-        value = float(_NUMBER_WORDS[word.lower()]) * (_SCALES[scale.lower()] if scale else 1.0)
-        out.append((match.start(), match.group(0).strip(), value))
-    return [(surface, value) for _, surface, value in sorted(out)]
 
 
 def has_negation(text: str) -> bool:
@@ -359,6 +230,6 @@ def named_entities(text: str) -> list[str]:
         if sentence_start and len(parts) == 1:
             continue
         entity = " ".join(parts)
-        if len(entity) > 1 and entity.lower() not in _NUMBER_WORDS:
+        if len(entity) > 1 and entity.lower() not in NUMBER_WORDS:
             out.append(entity)
     return out
