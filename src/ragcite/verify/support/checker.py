@@ -99,7 +99,7 @@ class LayeredSupportChecker:
         self, score: float, signals: dict[str, float], lex: LexicalResult, hard: HardCheckResult
     ) -> SupportResult:
         model = self.model
-        alignment = signals["lex_best_sentence"]
+        alignment = max(signals["lex_best_sentence"], hard.negation_alignment or 0.0)
         conflict = bool(hard.contradiction) or signals["hard_entity_conflict"] > 0
         reasons = list(hard.reasons)
         if conflict and alignment >= CONTRADICTION_OVERRIDE_ALIGNMENT:

@@ -20,8 +20,9 @@ import math
 import re
 from dataclasses import dataclass
 
+from ragcite.verify.support.polarity import coverage_beside_polarity, negated, opposite_polarity
 from ragcite.verify.support.quantities import Quantity, quantities, spell_out_iso_dates
-from ragcite.verify.support.text import has_negation, named_entities, stem, words
+from ragcite.verify.support.text import named_entities, stem, words
 
 SIGNAL_NAMES = (
     "hard_has_numbers",
@@ -41,6 +42,9 @@ class HardCheckResult:
     signals: dict[str, float]
     reasons: tuple[str, ...]
     contradiction: str | None
+    # On a polarity mismatch: how much of the claim, permission words aside, the clause
+    # with the opposite polarity holds (the claim's own predicate cannot be there).
+    negation_alignment: float | None = None
 
 
 def _number_found(claimed: Quantity, evidence: list[Quantity]) -> bool:
@@ -162,12 +166,15 @@ def run_hard_checks(
                 message = f"number {claimed.surface} in the claim is not in the evidence"
             reasons.append(message)
 
-    claim_negated, aligned_negated = has_negation(claim), has_negation(aligned)
-    if claim_negated != aligned_negated:
+    negation_alignment = None
+    opposite = opposite_polarity(claim, aligned)
+    if opposite is not None:
+        claim_clause, evidence_clause = opposite
         signals["hard_negation_mismatch"] = 1.0
+        negation_alignment = coverage_beside_polarity(claim_clause, evidence_clause)
         message = (
             "the claim is negated but the evidence is not"
-            if claim_negated
+            if negated(claim_clause)
             else "the evidence is negated but the claim is not"
         )
         reasons.append(message)
@@ -189,4 +196,4 @@ def run_hard_checks(
                 )
             else:
                 reasons.append(f"'{entity}' in the claim is not in the evidence")
-    return HardCheckResult(signals, tuple(reasons), contradiction)
+    return HardCheckResult(signals, tuple(reasons), contradiction, negation_alignment)

@@ -2,7 +2,7 @@
 
 The inner checker scores every pair. A pair whose score falls in the borderline band
 `[partial_threshold - below, supported_threshold + above]` (default margins 0.05 and
-0.15; with the shipped semantic model about 0.28-0.52) is shown to the LLM, one prompt
+0.15; with the shipped semantic model about 0.28-0.51) is shown to the LLM, one prompt
 per pair, in order; every other pair keeps its result and costs no call. For a judged
 pair the judge's verdict decides, and the score moves just far enough to agree with it,
 so it stays a probability:

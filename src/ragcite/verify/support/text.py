@@ -19,7 +19,8 @@ def split_sentences(text: str) -> list[str]:
     return [text[a:b].strip() for a, b in _spans(text) if text[a:b].strip()]
 
 
-# Words that flip a statement; "no longer" and friends are matched as phrases.
+# Negation and exception words: never content words (polarity itself is judged in
+# `polarity.py`).
 NEGATIONS = frozenset(
     [
         "not",
@@ -57,7 +58,6 @@ NEGATIONS = frozenset(
         "failed",
     ]
 )
-NEGATION_PHRASES = ("no longer", "rather than", "instead of", "not only")
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’.-]*[A-Za-z]|[A-Za-z]|\$?\d[\d,]*(?:\.\d+)?%?[kKmMbB]?\b")
 _SUFFIXES = (
@@ -198,14 +198,6 @@ def content_words(text: str) -> list[str]:
             continue
         out.append(stem(lower))
     return out
-
-
-def has_negation(text: str) -> bool:
-    """True when `text` contains a negation word or phrase."""
-    lower = text.lower().replace("’", "'")
-    if any(phrase in lower for phrase in NEGATION_PHRASES):
-        return True
-    return any(token in NEGATIONS or token.endswith("n't") for token in lower.split())
 
 
 _ENTITY = re.compile(

@@ -1,0 +1,98 @@
+"""Is a statement negated? Polarity as policy and legal text writes it.
+
+A statement is negated when it holds an odd number of negators ("not", "never", "no",
+"-n't", "without") and negative predicates ("prohibited", "forbidden"), so "is not
+allowed" and "is prohibited" agree, and "is not prohibited" is allowed again. Bounds and
+emphasis that merely contain a negator are not negation: "no later than 30 days" is
+"within 30 days", "not less than 12" is "at least 12", "not only managers" is "managers
+and others", "without delay" is "immediately". Exceptions ("except", "unless") qualify a
+statement; they do not flip it.
+
+Evidence sentences often join clauses ("backups are encrypted; unencrypted backups are not
+permitted"): the clause that best covers the claim's words decides.
+
+>>> negated("Claims must be submitted no later than 30 days after purchase.")
+False
+>>> negated("Smoking is not allowed on the premises."), negated("Smoking is prohibited.")
+(True, True)
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragcite.verify.support.text import content_words, stem
+
+_NEGATORS = frozenset(
+    "not no never none nobody nothing neither cannot without lacks lack lacking fails "
+    "failed".split()
+)
+_NEGATIVE_PREDICATES = frozenset(
+    "prohibit prohibits prohibited forbid forbids forbidden ban bans banned disallowed "
+    "ineligible".split()
+)
+# Words that state permission or its opposite: an opposite claim cannot share them.
+_POLARITY_STEMS = frozenset(
+    stem(word)
+    for word in [*_NEGATIVE_PREDICATES, "allow", "allowed", "permit", "permitted", "eligible"]
+)
+# Phrases that contain a negator but state a bound, an emphasis or a manner.
+_IDIOMS = re.compile(
+    r"\b(?:no|not)\s+(?:later|earlier|sooner|more|less|fewer|longer|shorter|greater|"
+    r"higher|lower|older|younger)\s+than\b"
+    r"|\bnot\s+(?:to\s+)?exceed(?:s|ed|ing)?\b|\bnot\s+only\b|\bwithout\s+delay\b"
+    r"|\bno\s+matter\b|\bnothing\s+but\b",
+    re.IGNORECASE,
+)
+_TOKEN = re.compile(r"[a-z]+(?:['’]t)?")
+# Clause boundaries inside one sentence.
+_CLAUSE = re.compile(
+    r"\s*[;:]\s*|\s+[—–]\s+|\s+-\s+"
+    r"|,\s*(?=(?:but|and|while|whereas|although|though|yet|so)\b)"
+    r"|\s+(?=but\b)",
+    re.IGNORECASE,
+)
+
+
+def negated(text: str) -> bool:
+    """True when `text` says its statement does not hold (an odd count of negations)."""
+    count = 0
+    for token in _TOKEN.findall(_IDIOMS.sub(" ", text).lower()):
+        if token in _NEGATORS or token in _NEGATIVE_PREDICATES or token.endswith(("n't", "n’t")):
+            count += 1
+    return count % 2 == 1
+
+
+def clauses(sentence: str) -> list[str]:
+    """The clauses of one sentence, split at semicolons, dashes and ", but"/", and"…"""
+    return [part for part in _CLAUSE.split(sentence) if part and part.strip()]
+
+
+def best_clause(sentence: str, claim: str) -> str:
+    """The clause of `sentence` holding most of the claim's content words (the first on a
+    tie); the whole sentence when it has one clause."""
+    parts = clauses(sentence)
+    if len(parts) <= 1:
+        return sentence
+    claim_words = set(content_words(claim))
+    return max(parts, key=lambda part: len(claim_words & set(content_words(part))))
+
+
+def opposite_polarity(claim: str, sentence: str) -> tuple[str, str] | None:
+    """A clause of the claim and the clause of `sentence` it aligns with, when one is
+    negated and the other not; None when every clause of the claim agrees."""
+    for claim_clause in clauses(claim) or [claim]:
+        evidence_clause = best_clause(sentence, claim_clause)
+        if negated(claim_clause) != negated(evidence_clause):
+            return claim_clause, evidence_clause
+    return None
+
+
+def coverage_beside_polarity(claim: str, clause: str) -> float:
+    """The share of the claim's content words in `clause`, words of permission and
+    prohibition aside: "Smoking is allowed on the premises" against "Smoking is prohibited
+    on the premises" is fully aligned, only the polarity differs."""
+    claim_words = set(content_words(claim)) - _POLARITY_STEMS
+    if not claim_words:
+        return 0.0
+    return len(claim_words & set(content_words(clause))) / len(claim_words)
