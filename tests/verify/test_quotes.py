@@ -72,3 +72,36 @@ def test_a_marker_the_source_itself_holds_is_matched_exactly() -> None:
     match = locate_quote("kept for 35 days [2]", source)
     assert match.status is QuoteStatus.EXACT
     assert match.start is not None and source[match.start : match.end] == "kept for 35 days [2]"
+
+
+# Text as PDF extraction leaves it: a word broken across lines, a soft hyphen, a ligature.
+PDF_TEXT = (
+    "Data reten-\ntion is reviewed an\u00adnually by the \ufb01nance team. A well-\nknown rule."
+)
+
+
+@pytest.mark.parametrize(
+    ("quote", "status", "span"),
+    [
+        (
+            "Data retention is reviewed annually",
+            QuoteStatus.NORMALIZED,
+            "Data reten-\ntion is reviewed an\u00adnually",
+        ),
+        (
+            "reviewed annually by the finance team",
+            QuoteStatus.NORMALIZED,
+            "reviewed an\u00adnually by the \ufb01nance team",
+        ),
+        ("A well-known rule", QuoteStatus.FUZZY, "A well-\nknown rule"),
+        ("reviewed annually by the legal team", QuoteStatus.NOT_FOUND, None),
+    ],
+)
+def test_pdf_artefacts_do_not_hide_a_quote(
+    quote: str, status: QuoteStatus, span: str | None
+) -> None:
+    match = locate_quote(quote, PDF_TEXT)
+    assert match.status is status
+    if span is not None:
+        assert match.start is not None and match.end is not None
+        assert PDF_TEXT[match.start : match.end] == span

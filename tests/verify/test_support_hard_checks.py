@@ -198,6 +198,7 @@ def test_present_entities_pass() -> None:
         ("The GDPR applies.", "The General Data Protection Regulation applies."),
         ("The General Data Protection Regulation applies.", "The GDPR applies."),
         ("KPIs are reviewed.", "Key Performance Indicators are reviewed."),
+        ("Guest Wi-Fi is available.", "Guest WiFi is available."),
     ],
 )
 def test_acronyms_match_their_expansion(claim: str, evidence: str) -> None:

@@ -2,12 +2,15 @@
 
 Both sides of a quote check are normalised the same way: curly quotes and
 primes folded to straight ones, dashes to '-', the ellipsis character to '...',
-every run of whitespace to one space, and case folded. The offset map lets the
+ligatures spelled out ("ﬁ" to "fi"), soft hyphens dropped, every run of whitespace to
+one space, and case folded. On request a word hyphenated across a line break is joined
+("reten-\ntion" to "retention"), as PDF text often breaks words. The offset map lets the
 gate record where in the *original* chunk a normalised match lies.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 _FOLD = str.maketrans(
@@ -37,8 +40,18 @@ _FOLD = str.maketrans(
         "\u202f": " ",
         "\u2009": " ",
         "\u200b": "",
+        "\u00ad": "",  # soft hyphen, left in text extracted from PDFs
+        "\ufb00": "ff",  # typographic ligatures, likewise
+        "\ufb01": "fi",
+        "\ufb02": "fl",
+        "\ufb03": "ffi",
+        "\ufb04": "ffl",
+        "\ufb05": "st",
+        "\ufb06": "st",
     }
 )
+# A word broken across lines by a hyphen, as PDF text keeps it: "reten-\ntion".
+_BROKEN_WORD = re.compile(r"(?<=\w)-[ \t]*\r?\n\s*(?=[a-z])")
 
 
 @dataclass(frozen=True)
@@ -53,11 +66,18 @@ class NormalizedText:
         return self.origin[start], self.origin[end - 1] + 1
 
 
-def normalize_with_map(text: str) -> NormalizedText:
+def normalize_with_map(text: str, *, join_broken_words: bool = False) -> NormalizedText:
     chars: list[str] = []
     origin: list[int] = []
     pending_space = False
+    skip = (
+        {i for m in _BROKEN_WORD.finditer(text) for i in range(m.start(), m.end())}
+        if join_broken_words
+        else set()
+    )
     for index, raw in enumerate(text):
+        if index in skip:
+            continue
         folded = raw.translate(_FOLD)
         if folded == "\u2026":
             folded = "..."

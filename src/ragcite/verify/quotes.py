@@ -5,7 +5,8 @@
 
 Statuses, strongest first:
 - exact: the quote is a substring of the chunk as it stands;
-- normalized: found after folding whitespace, quote marks, dashes and case;
+- normalized: found after folding whitespace, quote marks, dashes, ligatures and case,
+  or after joining a word the source hyphenates across a line break;
 - fuzzy: the quote's words appear in the chunk in the same order with only punctuation
   between them differing, or an elided quote ("A ... B") whose every part is found in order;
   a citation marker inside the quote ("... 35 days [2]") is ignored, at best "normalized";
@@ -53,6 +54,10 @@ def locate_quote(quote: str, text: str) -> QuoteMatch:
     haystack = normalize_with_map(text)
     needle = normalize_with_map(quote).text
     at = haystack.text.find(needle)
+    if at < 0 and "-" in text:
+        # The source may break a word across lines ("reten-\ntion"); the quote will not.
+        haystack = normalize_with_map(text, join_broken_words=True)
+        at = haystack.text.find(needle)
     if at >= 0:
         start, end = haystack.original_span(at, at + len(needle))
         return QuoteMatch(QuoteStatus.NORMALIZED, start, end)

@@ -93,6 +93,10 @@ _CONNECTORS = frozenset(["of", "and", "for", "the", "on", "in", "to", "&"])
 _ACRONYM = re.compile(r"[A-Z]{2,6}")
 
 
+def _squashed(text: str) -> str:
+    return re.sub(r"[\s-]+", "", text.lower())
+
+
 def _initials(name: str) -> str:
     """GDPR for "General Data Protection Regulation": connecting words are skipped."""
     return "".join(w[0] for w in name.split() if w.lower() not in _CONNECTORS).upper()
@@ -121,6 +125,8 @@ def _expands(acronym: str, evidence: str) -> bool:
 
 def _entity_found(entity: str, evidence: str, evidence_stems: set[str]) -> bool:
     if entity.lower() in evidence.lower():
+        return True
+    if "-" in entity and _squashed(entity) in _squashed(evidence):  # "Wi-Fi", "WiFi"
         return True
     tokens = [stem(t) for t in words(entity)]
     if tokens and all(t in evidence_stems for t in tokens):
