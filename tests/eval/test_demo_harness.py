@@ -82,10 +82,13 @@ def test_calibration_before_and_after(report: EvalReport) -> None:
         for when in ("before", "after"):
             metrics = calibration[level][when]
             assert math.isfinite(metrics["ece"]) and math.isfinite(metrics["brier"])
-    # Measured: claim ECE 0.14-0.22 raw (overconfident), 0.03-0.12 after the held-out map,
-    # depending on the support checker's version.
+    # Measured: claim ECE 0.07-0.22 raw, 0.03-0.12 after the held-out map, depending on the
+    # support checker's version. On 79 claims a 10-bin ECE is mostly binning noise (two
+    # retrains with the same Brier 0.181 gave raw ECE 0.069 and 0.110), so the map is held
+    # to the proper score: it must not make the held-out Brier worse.
     assert claim["after"]["ece"] <= 0.2
-    if claim["before"]["ece"] > 0.1:
+    assert claim["after"]["brier"] <= claim["before"]["brier"]
+    if claim["before"]["ece"] > 0.15:
         assert claim["after"]["ece"] < claim["before"]["ece"]
     assert report.fitted is not None
     assert calibration["diagram"] == "reliability.png"
