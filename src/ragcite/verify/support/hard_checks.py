@@ -17,9 +17,9 @@ carries a contradiction hint.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
+from ragcite.verify.support.names import entity_found
 from ragcite.verify.support.polarity import coverage_beside_polarity, negated, opposite_polarity
 from ragcite.verify.support.quantities import Quantity, quantities, spell_out_iso_dates
 from ragcite.verify.support.text import named_entities, stem, words
@@ -89,55 +89,6 @@ def _is_rival(candidate: Quantity, claimed: Quantity) -> bool:
     return same_family or not (claimed.duration and candidate.duration)
 
 
-_CONNECTORS = frozenset(["of", "and", "for", "the", "on", "in", "to", "&"])
-_ACRONYM = re.compile(r"[A-Z]{2,6}")
-
-
-def _squashed(text: str) -> str:
-    return re.sub(r"[\s-]+", "", text.lower())
-
-
-def _initials(name: str) -> str:
-    """GDPR for "General Data Protection Regulation": connecting words are skipped."""
-    return "".join(w[0] for w in name.split() if w.lower() not in _CONNECTORS).upper()
-
-
-def _expands(acronym: str, evidence: str) -> bool:
-    """True when `evidence` writes `acronym` out as capitalised words ("CFO" and "Chief
-    Financial Officer"); connecting words in between are skipped."""
-    tokens = words(evidence)
-    for i, token in enumerate(tokens):
-        if token[0] != acronym[0]:
-            continue
-        letters = ""
-        for word in tokens[i:]:
-            if letters and word.lower() in _CONNECTORS:
-                continue
-            if not word[0].isupper():
-                break
-            letters += word[0]
-            if len(letters) == len(acronym):
-                break
-        if letters == acronym:
-            return True
-    return False
-
-
-def _entity_found(entity: str, evidence: str, evidence_stems: set[str]) -> bool:
-    if entity.lower() in evidence.lower():
-        return True
-    if "-" in entity and _squashed(entity) in _squashed(evidence):  # "Wi-Fi", "WiFi"
-        return True
-    tokens = [stem(t) for t in words(entity)]
-    if tokens and all(t in evidence_stems for t in tokens):
-        return True
-    bare = entity.rstrip("s")
-    if _ACRONYM.fullmatch(bare):
-        return _expands(bare, evidence)
-    initials = _initials(entity)
-    return len(initials) >= 2 and " " in entity and initials in set(words(evidence))
-
-
 def run_hard_checks(
     claim: str, evidence: str, aligned: str, window: str | None = None
 ) -> HardCheckResult:
@@ -190,7 +141,7 @@ def run_hard_checks(
     if entities:
         signals["hard_has_entities"] = 1.0
         evidence_stems = {stem(t) for t in words(evidence)}
-        missing_entities = [e for e in entities if not _entity_found(e, evidence, evidence_stems)]
+        missing_entities = [e for e in entities if not entity_found(e, evidence, evidence_stems)]
         signals["hard_entity_missing"] = len(missing_entities) / len(entities)
         claim_lower = claim.lower()
         rivals = [e for e in named_entities(window or aligned) if e.lower() not in claim_lower]
