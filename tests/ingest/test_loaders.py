@@ -7,6 +7,7 @@ import pytest
 
 from ragcite.errors import IngestError, UnsupportedFormatError
 from ragcite.ingest.loaders import SUPPORTED_EXTENSIONS, load_document
+from ragcite.ingest.loaders.pdf import clean_page_text
 from ragcite.ingest.types import DocumentMetadata, ExtractedText
 
 
@@ -304,3 +305,14 @@ def test_unsupported_extension_lists_supported_ones(data_dir: Path) -> None:
         assert extension in message
     expected = {".txt", ".md", ".markdown", ".html", ".htm", ".pdf", ".docx"}
     assert expected == SUPPORTED_EXTENSIONS
+
+
+def test_pdf_page_text_loses_extraction_artefacts() -> None:
+    raw = (
+        "Data reten-\ntion is reviewed an\u00adnually by the \ufb01nance team.\n"
+        "See pages 3-\n4 and COVID-\nOmicron."
+    )
+    assert clean_page_text(raw) == (
+        "Data retention is reviewed annually by the finance team.\n"
+        "See pages 3-\n4 and COVID-\nOmicron."  # digits and capitals: not a broken word
+    )

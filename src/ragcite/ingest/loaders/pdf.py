@@ -24,13 +24,18 @@ _RUNNING_LINE_MIN_PAGES = 3
 _DIGITS = re.compile(r"\d+")
 # What may stand before an outline title on its line: "3.", "3.2", "A)", "iv.".
 _NUMBERING = re.compile(r"(?:\d{1,3}|[A-Za-z]|[ivxIVX]{1,5})?(?:\.\d{1,3})*[.)]?")
+_LIGATURES = str.maketrans(
+    {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl"}
+    | {"\ufb05": "st", "\ufb06": "st", "\u00ad": ""}
+)
+_BROKEN_WORD = re.compile(r"(?<=[^\W\d_])-[ \t]*\n[ \t]*(?=[a-z])")
 
 
 def load_pdf(path: Path) -> ExtractedText:
     """Load a PDF; encrypted, corrupt and image-only files raise IngestError."""
     reader = _open(path)
     try:
-        page_texts = [_clean_page(page.extract_text() or "") for page in reader.pages]
+        page_texts = [clean_page_text(page.extract_text() or "") for page in reader.pages]
     except Exception as exc:  # pypdf raises many kinds on damaged content streams
         raise IngestError(str(path), f"not a readable PDF: {_describe(exc)}") from exc
     page_texts = _drop_running_lines(page_texts)
@@ -79,8 +84,12 @@ def _describe(exc: Exception) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
-def _clean_page(raw: str) -> str:
-    lines = [line.rstrip() for line in normalize_newlines(raw).split("\n")]
+def clean_page_text(raw: str) -> str:
+    """A page's extracted text as a reader sees it: typographic ligatures spelled out
+    ("ﬁ" to "fi"), soft hyphens dropped, and a word hyphenated across a line break joined
+    ("reten-\ntion" to "retention"; a compound broken at its own hyphen loses it)."""
+    text = normalize_newlines(raw).translate(_LIGATURES)
+    lines = [line.rstrip() for line in _BROKEN_WORD.sub("", text).split("\n")]
     return "\n".join(lines).strip()
 
 
