@@ -10,8 +10,9 @@ gate record where in the *original* chunk a normalised match lies.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from ragcite.print_marks import BROKEN_WORD, LIGATURES_AND_SOFT_HYPHENS
 
 _FOLD = str.maketrans(
     {
@@ -40,18 +41,9 @@ _FOLD = str.maketrans(
         "\u202f": " ",
         "\u2009": " ",
         "\u200b": "",
-        "\u00ad": "",  # soft hyphen, left in text extracted from PDFs
-        "\ufb00": "ff",  # typographic ligatures, likewise
-        "\ufb01": "fi",
-        "\ufb02": "fl",
-        "\ufb03": "ffi",
-        "\ufb04": "ffl",
-        "\ufb05": "st",
-        "\ufb06": "st",
     }
+    | LIGATURES_AND_SOFT_HYPHENS
 )
-# A word broken across lines by a hyphen, as PDF text keeps it: "reten-\ntion".
-_BROKEN_WORD = re.compile(r"(?<=\w)-[ \t]*\r?\n\s*(?=[a-z])")
 
 
 @dataclass(frozen=True)
@@ -71,7 +63,7 @@ def normalize_with_map(text: str, *, join_broken_words: bool = False) -> Normali
     origin: list[int] = []
     pending_space = False
     skip = (
-        {i for m in _BROKEN_WORD.finditer(text) for i in range(m.start(), m.end())}
+        {i for m in BROKEN_WORD.finditer(text) for i in range(m.start(), m.end())}
         if join_broken_words
         else set()
     )

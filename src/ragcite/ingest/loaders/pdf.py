@@ -15,6 +15,7 @@ from ragcite.errors import IngestError
 from ragcite.ingest.loaders.headings import find_heading_lines
 from ragcite.ingest.loaders.text import normalize_newlines
 from ragcite.ingest.types import DocumentMetadata, ExtractedText, PageSpan, SectionSpan
+from ragcite.print_marks import BROKEN_WORD, LIGATURES_AND_SOFT_HYPHENS
 
 PAGE_SEPARATOR = "\n\n"
 # A first or last line repeated (digits aside) on this share of pages is a running header or
@@ -24,11 +25,6 @@ _RUNNING_LINE_MIN_PAGES = 3
 _DIGITS = re.compile(r"\d+")
 # What may stand before an outline title on its line: "3.", "3.2", "A)", "iv.".
 _NUMBERING = re.compile(r"(?:\d{1,3}|[A-Za-z]|[ivxIVX]{1,5})?(?:\.\d{1,3})*[.)]?")
-_LIGATURES = str.maketrans(
-    {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl"}
-    | {"\ufb05": "st", "\ufb06": "st", "\u00ad": ""}
-)
-_BROKEN_WORD = re.compile(r"(?<=[^\W\d_])-[ \t]*\n[ \t]*(?=[a-z])")
 
 
 def load_pdf(path: Path) -> ExtractedText:
@@ -88,8 +84,8 @@ def clean_page_text(raw: str) -> str:
     """A page's extracted text as a reader sees it: typographic ligatures spelled out
     ("ﬁ" to "fi"), soft hyphens dropped, and a word hyphenated across a line break joined
     ("reten-\ntion" to "retention"; a compound broken at its own hyphen loses it)."""
-    text = normalize_newlines(raw).translate(_LIGATURES)
-    lines = [line.rstrip() for line in _BROKEN_WORD.sub("", text).split("\n")]
+    text = normalize_newlines(raw).translate(LIGATURES_AND_SOFT_HYPHENS)
+    lines = [line.rstrip() for line in BROKEN_WORD.sub("", text).split("\n")]
     return "\n".join(lines).strip()
 
 
