@@ -3,7 +3,8 @@
 A sentence belongs to a claim when one contains the other after normalisation, or
 when most of its content words are the claim's. It bears a fact when it states
 something checkable: a number or date, a name, an obligation, or simply a
-statement of some length that is not framing ("Here is what I found:").
+statement of some length that is not framing ("Here is what I found:") or courtesy
+("Please contact HR if you have questions.").
 """
 
 from __future__ import annotations
@@ -24,7 +25,10 @@ _OBLIGATION = re.compile(
 _FRAMING = re.compile(
     r"^(here('s| is| are)|based on|according to (the|these|our) (documents|sources)|in summary|"
     r"to summari[sz]e|overall|i (could not|couldn't|can't|cannot|did not|didn't)|"
-    r"let me|sure|the (documents|sources) (say|state|show))\b",
+    r"let me|sure|the (documents|sources) (say|state|show)|"
+    # courtesy: advice to the reader, not a statement about the documents
+    r"please|feel free|i hope|hope (this|that) helps|if you (have|need) (any )?(further |more )?"
+    r"(questions|help))\b",
     re.IGNORECASE,
 )
 _BELONGS_OVERLAP = 0.7
