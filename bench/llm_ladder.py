@@ -18,10 +18,10 @@ import time
 from pathlib import Path
 
 from ragcite.config import load_settings
+from ragcite.embed.cached import CachedEmbedder
+from ragcite.embed.minilm import MiniLMEmbedder
 from ragcite.errors import ModelError
 from ragcite.generate.factory import build_generator
-from ragcite.index.cached_embedder import CachedEmbedder
-from ragcite.index.embedder import MiniLMEmbedder
 from ragcite.index.sqlite_store import SQLiteStore
 from ragcite.models import CitedResponse
 from ragcite.pipeline import Ragcite

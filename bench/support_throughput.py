@@ -18,8 +18,8 @@ import statistics
 import time
 from collections.abc import Callable
 
+from ragcite.embed.minilm import MiniLMEmbedder
 from ragcite.eval.datasets import LOADERS, split_of
-from ragcite.index.embedder import MiniLMEmbedder
 from ragcite.verify.support import default_support_checker
 from ragcite.verify.support.checker import SemanticLayer
 from ragcite.verify.support.lexical import clear_caches

@@ -6,7 +6,7 @@ The model2vec recipe, without torch: every word piece of MiniLM's vocabulary goe
 through the model alone ("[CLS] piece [SEP]", mean-pooled like a sentence), the table is
 centred and reduced to 256 dimensions by PCA, each row is down-weighted by how common
 its piece is (SIF, a = 1e-3, with a Zipf estimate from the vocabulary rank), and stored
-as int8 with one scale per row. Writes src/ragcite/index/assets/minilm-static.npz.
+as int8 with one scale per row. Writes src/ragcite/embed/assets/minilm-static.npz.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ragcite.index.embedder import MiniLMEmbedder
+from ragcite.embed.minilm import MiniLMEmbedder
 
-OUT = Path(__file__).resolve().parents[1] / "src/ragcite/index/assets/minilm-static.npz"
+OUT = Path(__file__).resolve().parents[1] / "src/ragcite/embed/assets/minilm-static.npz"
 DIMENSIONS = 256
 SIF = 1e-3
 CLS, SEP = 101, 102

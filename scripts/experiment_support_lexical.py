@@ -39,8 +39,8 @@ from train_support import (
     source_weights,
 )
 
+from ragcite.embed.minilm import MiniLMEmbedder
 from ragcite.eval.datasets import DEFAULT_ROOT, SupportPair
-from ragcite.index.embedder import MiniLMEmbedder
 from ragcite.verify.support.text import content_words, split_sentences, stem, words
 
 MARKER = re.compile(r"\[\d+(?:[,\s]+\d+)*\]")

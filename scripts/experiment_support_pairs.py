@@ -44,7 +44,7 @@ from train_support import (
     source_weights,
 )
 
-from ragcite.index.embedder import MiniLMEmbedder
+from ragcite.embed.minilm import MiniLMEmbedder
 from ragcite.verify.support.lexical import lexical_support
 from ragcite.verify.support.semantic import MAX_CHARS
 

@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from experiment_support_pairs import GROUPS, combine, held_out
 from train_support import FEATURES, SEED, extract, load_splits, source_weights
 
-from ragcite.index.embedder import MiniLMEmbedder
-from ragcite.ingest.words import STOPWORDS
+from ragcite.embed.minilm import MiniLMEmbedder
+from ragcite.text.words import STOPWORDS
 from ragcite.verify.support.lexical import lexical_support
 
 CACHE = Path("/tmp/ragcite-support-exp/tokens.npz")

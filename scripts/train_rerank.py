@@ -31,14 +31,15 @@ from sklearn.ensemble import GradientBoostingClassifier
 from sklearn.linear_model import LogisticRegression
 
 from ragcite.config import RerankSettings, load_settings
+from ragcite.embed.base import Embedder, Vectors
+from ragcite.embed.minilm import MiniLMEmbedder
 from ragcite.eval.datasets import DEFAULT_ROOT
 from ragcite.eval.labels import chunk_is_relevant
 from ragcite.eval.questions import LabelledQuestion, load_questions
-from ragcite.index.embedder import Embedder, MiniLMEmbedder, Vectors
 from ragcite.index.indexer import Indexer, chunk_id_for
 from ragcite.index.sqlite_store import SQLiteStore
 from ragcite.index.store import NewVersion, SearchFilters
-from ragcite.ingest.sentences import split_sentences
+from ragcite.learn.trees import tree_to_dict
 from ragcite.models import Document, SourceChunk
 from ragcite.rerank.base import Reranker
 from ragcite.rerank.composite import rerank_chunks
@@ -52,7 +53,7 @@ from ragcite.rerank.learned import (
 )
 from ragcite.rerank.sentence_similarity import SentenceSimilarityReranker, sentence_in_context
 from ragcite.retrieve.hybrid import HybridRetriever
-from ragcite.trees import tree_to_dict
+from ragcite.text.sentences import split_sentences
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 13

@@ -27,11 +27,11 @@ from sklearn.ensemble import GradientBoostingClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import accuracy_score, f1_score, roc_auc_score
 
+from ragcite.embed.minilm import MiniLMEmbedder
+from ragcite.embed.static import StaticEmbedder
 from ragcite.eval.datasets import LOADERS, SupportPair, split_of
-from ragcite.index.embedder import MiniLMEmbedder
-from ragcite.index.static_embedder import StaticEmbedder
+from ragcite.learn.trees import tree_to_dict
 from ragcite.models import SupportVerdict
-from ragcite.trees import tree_to_dict
 from ragcite.verify.support.checker import LayeredSupportChecker, SemanticLayer
 from ragcite.verify.support.hard_checks import SIGNAL_NAMES as HARD
 from ragcite.verify.support.learned import SupportModel
@@ -528,7 +528,7 @@ def render_card(report: dict[str, Any]) -> str:
         "   single sentence, in the best greedy set of up to 3 sentences across all chunks;",
         "   content-bigram coverage.",
         "3. **Semantic** — cosine of the claim with its 2 lexically best sentences: MiniLM",
-        "   (int8) by default; or the *static* embedder (`ragcite.index.static_embedder`: MiniLM's",
+        "   (int8) by default; or the *static* embedder (`ragcite.embed.static`: MiniLM's",
         "   word pieces each embedded alone, PCA 256, SIF-weighted, averaged; built by",
         "   `scripts/build_static_embedder.py`), which needs no transformer at check time.",
         "4. **Learned** — logistic regression or gradient-boosted trees (chosen per variant by",

@@ -44,8 +44,8 @@ from train_support import (
     source_weights,
 )
 
+from ragcite.embed.minilm import MiniLMEmbedder
 from ragcite.eval.datasets import LOADERS, SupportPair, split_of
-from ragcite.index.embedder import MiniLMEmbedder
 from ragcite.verify.support.learned import load_support_models
 from ragcite.verify.support.lexical import lexical_support
 

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from ragcite.config import load_settings
+from ragcite.embed.base import Embedder
 from ragcite.generate.parse import parse_draft
-from ragcite.index.embedder import Embedder
 from ragcite.index.sqlite_store import SQLiteStore
 from ragcite.models import CitedResponse, DraftAnswer, QuoteStatus, SourceChunk
 from ragcite.pipeline import DEGRADED_TEXT, Ragcite

@@ -9,6 +9,7 @@
     │   └── NotFoundError          a document or chunk ID that the store does not hold
     ├── ModelError                a packaged model is missing or failed to load / run
     └── GenerationError           a generator (LLM) failed or returned nothing usable
+        └── UnusableOutputError    the model answered, but nothing in it can be read
 
 Messages name the offending input and say what to do; they never carry a traceback.
 """
@@ -55,6 +56,14 @@ class ModelError(RagciteError):
 
 class GenerationError(RagciteError):
     """A generator failed or returned nothing usable."""
+
+
+class UnusableOutputError(GenerationError):
+    """The model answered, but not with anything that can be read as a draft answer.
+
+    The ladder treats this as a failed attempt (retry, then degrade) rather than an
+    error for the user, unlike an unreachable server or a rejected key.
+    """
 
 
 def missing_extra(package: str, extra: str) -> ConfigError:

@@ -24,14 +24,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ragcite.config import GateSettings, GenerateSettings, Settings
-from ragcite.errors import InputError
+from ragcite.embed.base import Embedder
+from ragcite.embed.cached import CachedEmbedder
+from ragcite.embed.minilm import MiniLMEmbedder
+from ragcite.errors import InputError, UnusableOutputError
 from ragcite.flags import flag
 from ragcite.generate.base import Generator
 from ragcite.generate.complete import LazyCompletion
 from ragcite.generate.factory import build_generator
-from ragcite.generate.parse import UnusableOutputError
-from ragcite.index.cached_embedder import CachedEmbedder
-from ragcite.index.embedder import Embedder, MiniLMEmbedder
 from ragcite.index.indexer import FileOutcome, Indexer, IngestReport
 from ragcite.index.sqlite_store import SQLiteStore
 from ragcite.index.store import SearchFilters, Store

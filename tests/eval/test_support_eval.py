@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from ragcite.cli.main import cli
+from ragcite.embed.base import Embedder
 from ragcite.eval.datasets import DEFAULT_ROOT, split_of
 from ragcite.eval.support import load_support_jsonl, load_support_pairs, support_metrics
-from ragcite.index.embedder import Embedder
 from ragcite.verify.support import default_support_checker
 
 PAIRS = [

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from ragcite.embed.base import Embedder
 from ragcite.errors import ConfigError
 from ragcite.generate.extractive import ExtractiveGenerator
 from ragcite.generate.factory import build_generator
 from ragcite.generate.local_llama import LocalLlamaGenerator
 from ragcite.generate.openai_compat import OpenAICompatibleGenerator
 from ragcite.generate.prompt import answer_schema, build_messages
-from ragcite.index.embedder import Embedder
 from ragcite.models import SourceChunk
 
 

@@ -6,9 +6,8 @@ import socket
 
 import pytest
 
-from ragcite.errors import ConfigError, GenerationError
+from ragcite.errors import ConfigError, GenerationError, UnusableOutputError
 from ragcite.generate.openai_compat import OpenAICompatibleGenerator
-from ragcite.generate.parse import UnusableOutputError
 from ragcite.models import SourceChunk
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ragcite.generate.parse import UnusableOutputError, confidence_value, parse_draft
+from ragcite.errors import UnusableOutputError
+from ragcite.generate.parse import confidence_value, parse_draft
 
 IDS = ["c_1a2b3c", "c_9f8e7d"]
 

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
+from ragcite.errors import UnusableOutputError
 from ragcite.generate.anthropic import draft_from_message, messages_request
 from ragcite.generate.openai_compat import completion_text
-from ragcite.generate.parse import UnusableOutputError, parse_draft
+from ragcite.generate.parse import parse_draft
 from ragcite.models import QuoteStatus, SourceChunk
 from ragcite.verify.gate import verify_answer
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ragcite.index.cached_embedder import CachedEmbedder
+from ragcite.embed.cached import CachedEmbedder
 from ragcite.index.indexer import Indexer, document_id_for
 from ragcite.index.sqlite_store import SQLiteStore
 from ragcite.index.store import SearchFilters

@@ -7,8 +7,8 @@ import pytest
 
 from ragcite.ingest.chunker import chunk_text
 from ragcite.ingest.loaders import load_document
-from ragcite.ingest.sentences import split_sentences
 from ragcite.ingest.types import ExtractedText, PageSpan, SectionSpan, TextChunk
+from ragcite.text.sentences import split_sentences
 
 
 def assert_verbatim(extracted: ExtractedText, chunks: list[TextChunk]) -> None:

@@ -91,7 +91,7 @@ def build_cross_encoder(tmp_path: Path, _head_models: dict[int, Path]) -> BuildC
             shutil.copy(_head_models[n_labels], folder / onnx_name)
         if tokenizer:
             text = (
-                resources.files("ragcite.index")
+                resources.files("ragcite.embed")
                 .joinpath("assets/minilm-tokenizer.json")
                 .read_text(encoding="utf-8")
             )

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from ragcite.config import load_settings
+from ragcite.embed.base import Embedder
 from ragcite.errors import ConfigError
-from ragcite.index.embedder import Embedder
 from ragcite.pipeline import Ragcite
 from ragcite.rerank.cohere import CohereReranker
 from ragcite.rerank.cross_encoder import CrossEncoderReranker

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from ragcite.config import RerankSettings
+from ragcite.embed.cached import CachedEmbedder
 from ragcite.errors import ModelError
-from ragcite.index.cached_embedder import CachedEmbedder
 from ragcite.models import SourceChunk
 from ragcite.pipeline import Ragcite
 from ragcite.rerank.composite import rerank_chunks

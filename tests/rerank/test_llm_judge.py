@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ragcite.errors import GenerationError
-from ragcite.generate.parse import UnusableOutputError
-from ragcite.index.embedder import Embedder
+from ragcite.embed.base import Embedder
+from ragcite.errors import GenerationError, UnusableOutputError
 from ragcite.models import SourceChunk
 from ragcite.rerank.factory import build_reranker
 from ragcite.rerank.llm_judge import LLMJudgeReranker, parse_rating

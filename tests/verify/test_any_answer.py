@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from ragcite.embed.base import Embedder
 from ragcite.errors import InputError
-from ragcite.index.embedder import Embedder
 from ragcite.models import CitedResponse, DraftAnswer, DraftCitation, DraftClaim
 from ragcite.verify.any_answer import verify_citations
 from ragcite.verify.support import SupportChecker, default_support_checker

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from ragcite.models import QuoteStatus
-from ragcite.verify.ids import resolve_chunk_id
+from ragcite.text.chunk_ids import resolve_chunk_id
 from ragcite.verify.quotes import locate_quote
 
 TEXT = (

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ragcite.index.embedder import MiniLMEmbedder
+from ragcite.embed.minilm import MiniLMEmbedder
 from ragcite.models import SupportVerdict
 from ragcite.verify.support import SupportChecker, SupportResult, default_support_checker
 

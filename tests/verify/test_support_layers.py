@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ragcite.index.embedder import MiniLMEmbedder
+from ragcite.embed.minilm import MiniLMEmbedder
 from ragcite.verify.support.lexical import lexical_support
 from ragcite.verify.support.semantic import SemanticScorer
 

@@ -82,8 +82,8 @@ def _read_json(path: Path) -> Any:
 
 def _support_checker(judge: str | None, semantic: SemanticLayer) -> SupportChecker | None:
     from ragcite.config import GateSettings
-    from ragcite.index.cached_embedder import CachedEmbedder
-    from ragcite.index.embedder import MiniLMEmbedder
+    from ragcite.embed.cached import CachedEmbedder
+    from ragcite.embed.minilm import MiniLMEmbedder
     from ragcite.pipeline import with_support_judge
     from ragcite.verify.support import default_support_checker
 

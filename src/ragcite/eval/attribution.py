@@ -20,8 +20,8 @@ from typing import Protocol
 
 from ragcite.eval.metrics import mean
 from ragcite.eval.runner import QuestionTrace
-from ragcite.ingest.sentences import split_sentences
 from ragcite.models import QuoteStatus, SupportVerdict
+from ragcite.text.sentences import split_sentences
 from ragcite.verify.support import SupportChecker
 from ragcite.verify.support.judge_prompt import judge_prompt, parse_judge_reply
 from ragcite.verify.unattributed import unattributed_sentences

@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 
 from ragcite.eval.questions import LabelledQuestion
-from ragcite.ingest.words import STOPWORDS
 from ragcite.models import CitedClaim, SourceChunk
+from ragcite.text.words import STOPWORDS
 from ragcite.verify.normalize import normalize
 
 SPAN_COVERAGE = 0.6

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ragcite.errors import GenerationError
-from ragcite.generate.parse import UnusableOutputError
+from ragcite.errors import GenerationError, UnusableOutputError
 from ragcite.generate.prompt import retry_prompt
-from ragcite.http_client import api_key, http_client
+from ragcite.llm.http import api_key, http_client
 from ragcite.models import DraftAnswer, DraftCitation, DraftClaim, SourceChunk
 
 ANTHROPIC_BASE_URL = "https://api.anthropic.com/v1"

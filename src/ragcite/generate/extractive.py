@@ -18,12 +18,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ragcite.index.embedder import Embedder
-from ragcite.ingest.sentences import split_sentences
-from ragcite.ingest.words import QUESTION_WORDS, STOPWORDS
+from ragcite.embed.base import Embedder
 from ragcite.models import DraftAnswer, DraftCitation, DraftClaim, SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.rerank.sentence_similarity import sentence_in_context
+from ragcite.text.sentences import split_sentences
+from ragcite.text.words import QUESTION_WORDS, STOPWORDS
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _QUESTION_STOPWORDS = STOPWORDS | QUESTION_WORDS

@@ -16,10 +16,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from ragcite.config import GenerateSettings
+from ragcite.embed.base import Embedder
 from ragcite.errors import ConfigError
 from ragcite.generate.base import Generator, LLMGenerator
 from ragcite.generate.extractive import ExtractiveGenerator
-from ragcite.index.embedder import Embedder
 
 LLM_KINDS = ("openai", "openai-compatible", "anthropic", "local")
 SPEC_HELP = (

@@ -15,10 +15,10 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from ragcite.errors import ConfigError, GenerationError
-from ragcite.generate.parse import UnusableOutputError, parse_draft
+from ragcite.errors import ConfigError, GenerationError, UnusableOutputError
+from ragcite.generate.parse import parse_draft
 from ragcite.generate.prompt import answer_schema, build_messages
-from ragcite.http_client import api_key, http_client
+from ragcite.llm.http import api_key, http_client
 from ragcite.models import DraftAnswer, SourceChunk
 
 ResponseFormat = Literal["json_schema", "json_object", "none"]

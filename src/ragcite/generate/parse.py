@@ -18,19 +18,10 @@ import json
 import re
 from typing import Any
 
-from ragcite.errors import GenerationError
+from ragcite.errors import UnusableOutputError
 from ragcite.flags import shorten
 from ragcite.models import DraftAnswer, DraftCitation, DraftClaim
-from ragcite.verify.ids import resolve_chunk_id
-
-
-class UnusableOutputError(GenerationError):
-    """The model answered, but not with anything that can be read as a draft answer.
-
-    The ladder treats this as a failed attempt (retry, then degrade) rather than an
-    error for the user, unlike an unreachable server or a rejected key.
-    """
-
+from ragcite.text.chunk_ids import resolve_chunk_id
 
 _FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*(.*?)```", re.DOTALL)
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ragcite.config import ChunkSettings
+from ragcite.embed.base import Embedder
 from ragcite.errors import IngestError, RagciteError
-from ragcite.index.embedder import Embedder
 from ragcite.index.store import NewVersion, Store
 from ragcite.ingest.chunker import chunk_text
 from ragcite.ingest.loaders import SUPPORTED_EXTENSIONS, load_document

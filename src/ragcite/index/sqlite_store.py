@@ -35,8 +35,8 @@ from ragcite.index.store import (
 )
 from ragcite.index.vector_index import VectorIndex
 from ragcite.ingest.types import PageSpan
-from ragcite.ingest.words import STOPWORDS
 from ragcite.models import Document, DocumentStatus, SourceChunk
+from ragcite.text.words import STOPWORDS
 
 _CHUNK_COLUMNS = """
     c.rowid, c.chunk_id, c.document_id, c.document_version, c.page_number, c.section_heading,

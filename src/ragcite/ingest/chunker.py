@@ -17,8 +17,8 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from ragcite.ingest.sentences import split_sentences
 from ragcite.ingest.types import ExtractedText, SectionSpan, TextChunk
+from ragcite.text.sentences import split_sentences
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 _WHITESPACE = re.compile(r"\s+")

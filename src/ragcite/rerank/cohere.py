@@ -18,7 +18,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ragcite.errors import ConfigError, ModelError
-from ragcite.http_client import api_key, http_client
+from ragcite.llm.http import api_key, http_client
 from ragcite.models import SourceChunk
 from ragcite.rerank.base import passage_text
 

@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ragcite.embed.onnx import cpu_session
 from ragcite.errors import ModelError
-from ragcite.index.embedder import cpu_session
 from ragcite.models import SourceChunk
 from ragcite.rerank.base import passage_text
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ragcite.config import GenerateSettings
+from ragcite.embed.base import Embedder
 from ragcite.errors import ConfigError
-from ragcite.index.embedder import Embedder
 from ragcite.rerank.base import Reranker
 from ragcite.rerank.learned import LearnedReranker
 

@@ -27,13 +27,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ragcite.embed.base import Embedder
 from ragcite.errors import ModelError
-from ragcite.index.embedder import Embedder
-from ragcite.ingest.sentences import split_sentences
-from ragcite.ingest.words import QUESTION_WORDS, STOPWORDS
+from ragcite.learn.trees import Tree
 from ragcite.models import SourceChunk
 from ragcite.rerank.sentence_similarity import best_sentence_similarity
-from ragcite.trees import Tree
+from ragcite.text.sentences import split_sentences
+from ragcite.text.words import QUESTION_WORDS, STOPWORDS
 
 FORMAT = "ragcite-reranker/1"
 FEATURES = (

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ragcite.generate.parse import UnusableOutputError
+from ragcite.errors import UnusableOutputError
 from ragcite.models import SourceChunk
 from ragcite.rerank.base import passage_text
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ragcite.ingest.words import QUESTION_WORDS, STOPWORDS, words
+from ragcite.text.words import QUESTION_WORDS, STOPWORDS, words
 
 # Where a compound question splits: "…, and does …", "…; what …", "…? How …".
 _PART_BREAK = re.compile(

@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ragcite.index.embedder import Embedder
-from ragcite.ingest.sentences import split_sentences
+from ragcite.embed.base import Embedder
 from ragcite.models import SourceChunk
+from ragcite.text.sentences import split_sentences
 
 
 def sentence_in_context(chunk: SourceChunk, sentence: str) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ragcite.index.embedder import Embedder
+from ragcite.embed.base import Embedder
 from ragcite.index.store import ScoredChunk, SearchFilters, Store
 from ragcite.models import SourceChunk
 

@@ -35,8 +35,8 @@ from ragcite.models import (
     SourceChunk,
     WarningFlag,
 )
+from ragcite.text.chunk_ids import resolve_chunk_id
 from ragcite.verify.gate import verify_answer
-from ragcite.verify.ids import resolve_chunk_id
 from ragcite.verify.support import SupportChecker
 from ragcite.verify.unattributed import unattributed_sentences
 

@@ -27,7 +27,7 @@ from ragcite.models import (
     SupportVerdict,
     WarningFlag,
 )
-from ragcite.verify.ids import resolve_chunk_id
+from ragcite.text.chunk_ids import resolve_chunk_id
 from ragcite.verify.quotes import QuoteMatch, locate_quote
 from ragcite.verify.support import SupportChecker, SupportResult
 from ragcite.verify.unattributed import unattributed_sentences

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ragcite.print_marks import BROKEN_WORD, LIGATURES_AND_SOFT_HYPHENS
+from ragcite.text.print_marks import BROKEN_WORD, LIGATURES_AND_SOFT_HYPHENS
 
 _FOLD = str.maketrans(
     {

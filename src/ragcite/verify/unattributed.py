@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from ragcite.ingest.sentences import split_sentences
-from ragcite.ingest.words import STOPWORDS
+from ragcite.text.sentences import split_sentences
+from ragcite.text.words import STOPWORDS
 from ragcite.verify.markers import strip_citation_markers
 from ragcite.verify.normalize import normalize
 

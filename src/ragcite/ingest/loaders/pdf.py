@@ -15,7 +15,7 @@ from ragcite.errors import IngestError
 from ragcite.ingest.loaders.headings import find_heading_lines
 from ragcite.ingest.loaders.text import normalize_newlines
 from ragcite.ingest.types import DocumentMetadata, ExtractedText, PageSpan, SectionSpan
-from ragcite.print_marks import BROKEN_WORD, LIGATURES_AND_SOFT_HYPHENS
+from ragcite.text.print_marks import BROKEN_WORD, LIGATURES_AND_SOFT_HYPHENS
 
 PAGE_SEPARATOR = "\n\n"
 # A first or last line repeated (digits aside) on this share of pages is a running header or

@@ -1,6 +1,6 @@
 """Does the cited evidence support the claim? The gate's support step (offline).
 
->>> from ragcite.index.embedder import MiniLMEmbedder
+>>> from ragcite.embed.minilm import MiniLMEmbedder
 >>> checker = default_support_checker(MiniLMEmbedder())
 >>> checker.check("The warranty lasts 7 years.", ["The warranty lasts 3 years."]).verdict
 <SupportVerdict.CONTRADICTED: 'contradicted'>

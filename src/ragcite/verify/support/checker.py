@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from ragcite.index.embedder import Embedder
+from ragcite.embed.base import Embedder
 from ragcite.models import SupportVerdict
 from ragcite.verify.markers import strip_citation_markers
 from ragcite.verify.support.hard_checks import HardCheckResult, run_hard_checks
@@ -148,7 +148,7 @@ def default_support_checker(
             raise ValueError('semantic="minilm" needs an embedder')
         return LayeredSupportChecker(models["semantic"], embedder=embedder)
     if layer == "static":
-        from ragcite.index.static_embedder import StaticEmbedder
+        from ragcite.embed.static import StaticEmbedder
 
         return LayeredSupportChecker(models["static"], embedder=StaticEmbedder())
     return LayeredSupportChecker(models["lexical"])

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ragcite.errors import ModelError
-from ragcite.trees import Tree
+from ragcite.learn.trees import Tree
 
 MODEL_FILE = "assets/support_model.json"
 Array = npt.NDArray[np.float64]

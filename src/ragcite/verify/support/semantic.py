@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ragcite.index.embedder import Embedder, Vectors
+from ragcite.embed.base import Embedder, Vectors
 
 SIGNAL_NAMES = ("sem_max", "sem_top")
 SENTENCES = 2  # how many of the lexically best sentences are embedded

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ragcite.ingest.sentences import split_sentences as _spans
-from ragcite.ingest.words import STOPWORDS
+from ragcite.text.sentences import split_sentences as _spans
+from ragcite.text.words import STOPWORDS
 from ragcite.verify.support.quantities import NUMBER_WORDS, canonical_number, digit_values
 
 

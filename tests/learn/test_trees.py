@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from ragcite.trees import Tree, tree_to_dict
+from ragcite.learn.trees import Tree, tree_to_dict
 
 ensemble = pytest.importorskip("sklearn.ensemble")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ragcite.index.static_embedder import StaticEmbedder
+from ragcite.embed.static import StaticEmbedder
 
 
 @pytest.fixture(scope="module")

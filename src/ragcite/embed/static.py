@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from ragcite.embed.base import Vectors
 from ragcite.errors import ModelError
-from ragcite.index.embedder import Vectors
 
 TABLE_FILE = "assets/minilm-static.npz"
 TOKENIZER_FILE = "assets/minilm-tokenizer.json"
@@ -46,7 +46,7 @@ class StaticEmbedder:
                 return
             from tokenizers import Tokenizer
 
-            assets = resources.files("ragcite.index")
+            assets = resources.files("ragcite.embed")
             try:
                 data = np.load(io.BytesIO(assets.joinpath(TABLE_FILE).read_bytes()))
                 table = data["vectors"].astype(np.float32) * data["scale"][:, None]

@@ -14,26 +14,16 @@ from __future__ import annotations
 import threading
 from importlib import resources
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
+from ragcite.embed.base import Vectors
+from ragcite.embed.onnx import cpu_session
 from ragcite.errors import ModelError
-
-Vectors = npt.NDArray[np.float32]
 
 MODEL_ID = "all-MiniLM-L6-v2-int8"
 DIMENSION = 384
-
-
-class Embedder(Protocol):
-    """Turns texts into L2-normalised vectors; cosine similarity is their dot product."""
-
-    model_id: str
-    dimension: int
-
-    def embed(self, texts: list[str]) -> Vectors: ...
 
 
 class MiniLMEmbedder:
@@ -75,7 +65,7 @@ class MiniLMEmbedder:
             except Exception as exc:  # onnxruntime raises its own untyped errors
                 raise ModelError(f"could not load the embedding model {path}: {exc}") from None
             tokenizer = Tokenizer.from_str(
-                resources.files("ragcite.index")
+                resources.files("ragcite.embed")
                 .joinpath("assets/minilm-tokenizer.json")
                 .read_text(encoding="utf-8")
             )
@@ -108,19 +98,6 @@ class MiniLMEmbedder:
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         normalised: Vectors = (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
         return normalised
-
-
-def cpu_session(path: Path, threads: int | None = None) -> Any:
-    """An onnxruntime CPU session for the model at `path` (quiet; `threads` intra-op threads,
-    or onnxruntime's default). onnxruntime's own errors pass through: callers name the model.
-    """
-    import onnxruntime as ort
-
-    options = ort.SessionOptions()
-    if threads:
-        options.intra_op_num_threads = threads
-    options.log_severity_level = 3
-    return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
 
 
 def _packaged_model_path() -> Path:

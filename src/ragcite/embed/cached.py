@@ -11,7 +11,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from ragcite.index.embedder import Embedder, Vectors
+from ragcite.embed.base import Embedder, Vectors
 
 
 class CachedEmbedder:

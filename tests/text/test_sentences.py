@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragcite.ingest.sentences import split_sentences
+from ragcite.text.sentences import split_sentences
 
 
 def sentences(text: str) -> list[str]:

@@ -1,0 +1,1 @@
+"""Embedders: the protocol, MiniLM on onnxruntime, the static lookup table, a cache."""

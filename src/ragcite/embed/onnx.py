@@ -1,0 +1,19 @@
+"""The one onnxruntime CPU session builder (the embedder, cross-encoders, learned models)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+
+def cpu_session(path: Path, threads: int | None = None) -> Any:
+    """An onnxruntime CPU session for the model at `path` (quiet; `threads` intra-op threads,
+    or onnxruntime's default). onnxruntime's own errors pass through: callers name the model.
+    """
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    if threads:
+        options.intra_op_num_threads = threads
+    options.log_severity_level = 3
+    return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])

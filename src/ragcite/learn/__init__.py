@@ -1,0 +1,1 @@
+"""The small learned models ragcite ships: one runtime and one file format."""

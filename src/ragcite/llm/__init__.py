@@ -1,0 +1,1 @@
+"""Language-model clients: HTTP plumbing, completion clients and the one spec parser."""
