@@ -12,7 +12,8 @@ register in its `pyproject.toml` exactly as a third-party package would in its o
 A builder is called with the parsed spec and keyword arguments, by group:
 
     ragcite.stores      builder(spec, *, dimension: int) -> Store
-    ragcite.generators  builder(spec, *, embedder: Embedder, settings: GenerateSettings) -> Generator
+    ragcite.generators  builder(spec, *, embedder: Embedder, settings: GenerateSettings)
+                        -> Generator
     ragcite.rerankers   builder(spec, *, embedder: Embedder, generate: GenerateSettings) -> Reranker
     ragcite.support     builder(spec, *, embedder: Embedder, gate: GateSettings) -> SupportChecker
 
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -115,7 +116,7 @@ def find_builder(group: str, spec: BackendSpec) -> Callable[..., Any]:
     return builder  # type: ignore[no-any-return]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _entry_points_cached(group: str) -> dict[str, Any]:
     return {point.name.casefold(): point for point in entry_points(group=group)}
 
