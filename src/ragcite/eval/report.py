@@ -65,29 +65,7 @@ def tables(results: dict[str, Any]) -> list[Table]:
     if "abstention" in results:
         out.append(_metric_table("Abstention (positive = answered)", results["abstention"]))
     if "calibration" in results:
-        cal = results["calibration"]
-        rows = []
-        for level in ("claim", "answer"):
-            for when in ("before", "after", "configured"):
-                m = cal.get(level, {}).get(when)
-                if m:
-                    rows.append(
-                        [
-                            level,
-                            when,
-                            *(
-                                fmt(m[k])
-                                for k in ("ece", "brier", "mean_confidence", "accuracy", "n")
-                            ),
-                        ]
-                    )
-        out.append(
-            Table(
-                "Calibration (held-out, 10-bin ECE)",
-                ["level", "map", "ECE", "Brier", "mean conf.", "share correct", "n"],
-                rows,
-            )
-        )
+        out.append(_calibration_table(results["calibration"]))
     if "flags" in results:
         out.append(_metric_table("Warning-flag rates (share of questions)", results["flags"]))
     if "support" in results:
@@ -105,6 +83,20 @@ def tables(results: dict[str, Any]) -> list[Table]:
             )
         )
     return out
+
+
+def _calibration_table(cal: dict[str, Any]) -> Table:
+    rows = [
+        [level, when, *(fmt(m[k]) for k in ("ece", "brier", "mean_confidence", "accuracy", "n"))]
+        for level in ("claim", "answer")
+        for when in ("before", "after", "configured")
+        if (m := cal.get(level, {}).get(when))
+    ]
+    return Table(
+        "Calibration (held-out, 10-bin ECE)",
+        ["level", "map", "ECE", "Brier", "mean conf.", "share correct", "n"],
+        rows,
+    )
 
 
 def markdown(tables_: list[Table]) -> str:
