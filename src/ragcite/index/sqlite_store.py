@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ragcite.errors import NotFoundError, StoreError
+from ragcite.index.feedback import FeedbackStore
 from ragcite.index.keyword_query import fts_query
 from ragcite.index.sqlite_db import SQLiteDatabase, bump_generation, stored_dimension
 from ragcite.index.sqlite_feedback import SQLiteFeedbackStore
@@ -80,7 +81,7 @@ class SQLiteStore:
             )
         self._dimension = dimension if dimension is not None else stored
         self._dense = DenseIndex(self._db)
-        self.feedback = SQLiteFeedbackStore(self._db)
+        self.feedback: FeedbackStore = SQLiteFeedbackStore(self._db)
 
     @property
     def dimension(self) -> int | None:
