@@ -19,7 +19,7 @@ from ..conftest import DEMO
 
 @pytest.fixture
 def indexer(tmp_path: Path, embedder: CachedEmbedder) -> Indexer:
-    return Indexer(SQLiteStore(tmp_path / "s.db"), embedder)
+    return Indexer(SQLiteStore(tmp_path / "s.db", dimension=embedder.dimension), embedder)
 
 
 def _write(folder: Path, name: str, text: str) -> Path:
@@ -62,7 +62,7 @@ def test_chunk_offsets_point_at_the_document_text(indexer: Indexer) -> None:
 def test_chunk_ids_are_stable_across_stores(tmp_path: Path, embedder: CachedEmbedder) -> None:
     ids = []
     for name in ("a.db", "b.db"):
-        store = SQLiteStore(tmp_path / name)
+        store = SQLiteStore(tmp_path / name, dimension=embedder.dimension)
         Indexer(store, embedder).ingest([DEMO / "travel-and-expenses.md"])
         ids.append(
             sorted(h.chunk.chunk_id for h in store.keyword_search("travel", 50, SearchFilters()))

@@ -6,6 +6,7 @@ import json
 
 from fastapi.testclient import TestClient
 
+from ragcite.index.feedback import feedback_store
 from ragcite.server.sse import answer_pieces
 
 PII = "How long do we keep customer PII, and does the EU differ from the US?"
@@ -189,7 +190,7 @@ def test_feedback_is_persisted_in_the_store(writable_client: TestClient) -> None
     assert reply.status_code == 201
     assert reply.json()["id"] >= 1
     rag = writable_client.app.state.ragcite.rag  # type: ignore[attr-defined]
-    stored = rag.store.list_feedback()
+    stored = feedback_store(rag.store).list_feedback()
     assert stored[0].rating == "wrong_citation" and stored[0].comment == "off by a year"
     assert json.loads(stored[0].response_json) == {"answer": "…"}
     assert_problem(

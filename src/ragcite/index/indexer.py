@@ -3,7 +3,8 @@
 Idempotent: a file whose bytes (and metadata) are unchanged is skipped before it is
 even parsed. A changed file becomes a new version that supersedes the old one. Each
 version is written in one transaction; a file that fails is reported and the rest of
-the batch goes on.
+the batch goes on. The supersession policy (which version is active) lives here,
+in `store_version`, so every store gets it from the same primitive writes.
 
     >>> report = Indexer(store, embedder).ingest([Path("demo")])
     >>> report.added, report.unchanged, report.failed
@@ -16,7 +17,7 @@ import hashlib
 import re
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ragcite.config import ChunkSettings
@@ -26,7 +27,7 @@ from ragcite.index.store import NewVersion, Store
 from ragcite.ingest.chunker import chunk_text
 from ragcite.ingest.loaders import SUPPORTED_EXTENSIONS, load_document
 from ragcite.ingest.types import DocumentMetadata, TextChunk
-from ragcite.models import Document, SourceChunk
+from ragcite.models import Document, DocumentStatus, SourceChunk
 
 SIDECAR_SUFFIX = ".meta.yaml"
 
@@ -169,10 +170,37 @@ class Indexer:
             raise IngestError(str(path), "is empty: no text to index")
         chunks = _source_chunks(document, pieces)
         vectors = self.embedder.embed([_embedding_text(document, c) for c in chunks])
-        stored = self.store.add_version(
-            NewVersion(document, extracted.text, extracted.pages, chunks, vectors)
+        stored = store_version(
+            self.store, NewVersion(document, extracted.text, extracted.pages, chunks, vectors)
         )
         return FileOutcome(path, "added", stored.document_id, stored.version, len(chunks))
+
+
+def store_version(store: Store, new: NewVersion) -> Document:
+    """Write a version and apply the supersession policy, all in one transaction.
+
+    A new version supersedes the older active ones; a version older than the newest
+    stored one arrives superseded (by the newest); the same version number with new
+    content replaces the stored one. A failure leaves the store as it was.
+
+        >>> store_version(store, version_2).status
+        <DocumentStatus.ACTIVE: 'active'>
+        >>> store.latest_version(version_2.document.document_id).version
+        2
+    """
+    document = new.document
+    with store.write() as writer:
+        stored = {d.version for d in writer.versions(document.document_id)}
+        if document.version in stored:
+            writer.remove_version(document.document_id, document.version)
+            stored.discard(document.version)
+        newest_other = max(stored, default=0)
+        if document.status is DocumentStatus.ACTIVE and newest_other > document.version:
+            update = {"status": DocumentStatus.SUPERSEDED, "superseded_by": newest_other}
+            new = replace(new, document=document.model_copy(update=update))
+        elif document.status is DocumentStatus.ACTIVE:
+            writer.mark_superseded(document.document_id, document.version)
+        return writer.add_version(new)
 
 
 def document_id_for(path: Path, root: Path) -> str:

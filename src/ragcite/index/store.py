@@ -1,13 +1,18 @@
 """The Store protocol: what every store (embedded SQLite, PostgreSQL) offers.
 
 A store holds document versions with their extracted text, chunks, vectors and
-keyword index, and answers dense and keyword searches under filters.
+keyword index, and answers dense and keyword searches under filters. It stores
+versions exactly as it is given them: which version supersedes which is the
+indexer's policy (`index.indexer.store_version`), composed from the primitive
+operations of a `StoreWriter` inside one transaction. Feedback has its own small
+protocol (`index.feedback.FeedbackStore`). Every implementation passes the shared
+suite in `tests/index/conformance/`.
 """
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any, Protocol
 
 import numpy as np
@@ -53,20 +58,6 @@ class DocumentText:
 
 
 @dataclass(frozen=True)
-class FeedbackRecord:
-    """A person's judgement of an answer, a claim or a citation, as stored."""
-
-    id: int
-    created_at: datetime
-    query: str
-    rating: str
-    chunk_id: str | None = None
-    claim_text: str | None = None
-    comment: str | None = None
-    response_json: str | None = None
-
-
-@dataclass(frozen=True)
 class NewVersion:
     """A document version ready to store: metadata, text, chunks and one vector per chunk."""
 
@@ -78,9 +69,41 @@ class NewVersion:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-class Store(Protocol):
+class StoreWriter(Protocol):
+    """One unit of work inside a store's write transaction (see `Store.write`)."""
+
+    def versions(self, document_id: str) -> list[Document]:
+        """Every stored version of a document (deleted ones too), oldest first."""
+        ...
+
     def add_version(self, version: NewVersion) -> Document:
-        """Store a version in one transaction; supersede older ones; return it as stored."""
+        """Store a version exactly as given (its status and superseded_by included) with its
+        chunks, vectors and keyword index; its version number must not be stored yet."""
+        ...
+
+    def remove_version(self, document_id: str, version: int) -> bool:
+        """Delete one version with its chunks (to replace it); False when it is not stored."""
+        ...
+
+    def mark_superseded(self, document_id: str, by_version: int) -> int:
+        """Every active version other than `by_version` becomes superseded by it; how many."""
+        ...
+
+
+class Store(Protocol):
+    @property
+    def dimension(self) -> int | None:
+        """The length of the stored vectors; None only for an empty store opened without one."""
+        ...
+
+    def write(self) -> AbstractContextManager[StoreWriter]:
+        """A unit of work: everything done through the writer commits together when the
+        block ends, or, when the block raises, none of it does (and the error propagates).
+        Writers are serialised: what `versions` reads stays true until the commit."""
+        ...
+
+    def add_version(self, version: NewVersion) -> Document:
+        """Store one version exactly as given, in its own transaction; return it as stored."""
         ...
 
     def find_version_by_hash(self, document_id: str, content_sha256: str) -> Document | None: ...
@@ -92,23 +115,32 @@ class Store(Protocol):
         ...
 
     def delete_document(self, document_id: str) -> int:
-        """Mark every version deleted (kept for audit, never searched); return how many."""
+        """Mark every version deleted (kept for audit, never searched); return how many.
+        NotFoundError for a document the store never held."""
         ...
 
-    def document_text(self, document_id: str, version: int | None = None) -> DocumentText: ...
+    def document_text(self, document_id: str, version: int | None = None) -> DocumentText:
+        """A version's extracted text and page map (the newest version when None)."""
+        ...
 
-    def get_chunks(self, chunk_ids: list[str]) -> list[SourceChunk]: ...
+    def get_chunks(self, chunk_ids: list[str]) -> list[SourceChunk]:
+        """The named chunks that exist, in the order asked."""
+        ...
 
-    def neighbours(self, chunk_id: str, before: int = 1, after: int = 1) -> list[SourceChunk]: ...
+    def neighbours(self, chunk_id: str, before: int = 1, after: int = 1) -> list[SourceChunk]:
+        """The chunk and those around it in its document version, in reading order."""
+        ...
 
     def dense_search(
         self, vector: npt.NDArray[np.float32], k: int, filters: SearchFilters
     ) -> list[ScoredChunk]:
-        """Chunks by cosine similarity (vectors are normalised), best first."""
+        """Chunks by cosine similarity (vectors are normalised), best first; the filters are
+        applied inside the search, so k eligible chunks come back when there are k."""
         ...
 
     def keyword_search(self, query: str, k: int, filters: SearchFilters) -> list[ScoredChunk]:
-        """Chunks by BM25 (higher is better), best first."""
+        """Chunks by BM25 (higher is better), best first. Any text is a safe query: its words
+        are searched, never interpreted as query syntax."""
         ...
 
     def similarities(
@@ -119,23 +151,8 @@ class Store(Protocol):
 
     def counts(self) -> StoreCounts: ...
 
-    def corpus_version(self) -> str: ...
+    def corpus_version(self) -> str:
+        """A token that changes on every write (answer caches key on it)."""
+        ...
 
     def close(self) -> None: ...
-
-    def add_feedback(
-        self,
-        query: str,
-        rating: str,
-        *,
-        chunk_id: str | None = None,
-        claim_text: str | None = None,
-        comment: str | None = None,
-        response_json: str | None = None,
-    ) -> FeedbackRecord:
-        """Persist one piece of feedback and return it with its id."""
-        ...
-
-    def list_feedback(self, limit: int = 100) -> list[FeedbackRecord]:
-        """Stored feedback, newest first."""
-        ...

@@ -5,7 +5,8 @@ from __future__ import annotations
 from itertools import groupby
 from typing import Any
 
-from ragcite.index.store import DocumentText, FeedbackRecord
+from ragcite.index.feedback import FeedbackRecord
+from ragcite.index.store import DocumentText
 from ragcite.models import Document
 
 

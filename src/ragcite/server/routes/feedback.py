@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
+from ragcite.index.feedback import feedback_store
 from ragcite.server import deps
 from ragcite.server.schemas import FeedbackRequest
 from ragcite.server.views import feedback_json
@@ -16,7 +17,7 @@ router = APIRouter(tags=["feedback"])
 
 @router.post("/feedback", status_code=201, summary="Record feedback on an answer or citation")
 def add_feedback(body: FeedbackRequest, rag: deps.Rag) -> dict[str, Any]:
-    record = rag.store.add_feedback(
+    record = feedback_store(rag.store).add_feedback(
         body.query,
         body.rating,
         chunk_id=body.chunk_id,

@@ -1,0 +1,62 @@
+"""Feedback on answers: its own small store protocol, apart from the document `Store`.
+
+The embedded store keeps feedback in the same SQLite file (`SQLiteStore.feedback`);
+a server store offers its own. `feedback_store` finds the one kept next to a store.
+
+    >>> record = feedback_store(store).add_feedback("How long do we keep PII?", "up")
+    >>> feedback_store(store).list_feedback()[0].rating
+    'up'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol, runtime_checkable
+
+from ragcite.errors import StoreError
+
+
+@dataclass(frozen=True)
+class FeedbackRecord:
+    """A person's judgement of an answer, a claim or a citation, as stored."""
+
+    id: int
+    created_at: datetime
+    query: str
+    rating: str
+    chunk_id: str | None = None
+    claim_text: str | None = None
+    comment: str | None = None
+    response_json: str | None = None
+
+
+@runtime_checkable
+class FeedbackStore(Protocol):
+    def add_feedback(
+        self,
+        query: str,
+        rating: str,
+        *,
+        chunk_id: str | None = None,
+        claim_text: str | None = None,
+        comment: str | None = None,
+        response_json: str | None = None,
+    ) -> FeedbackRecord:
+        """Persist one piece of feedback and return it with its id."""
+        ...
+
+    def list_feedback(self, limit: int = 100) -> list[FeedbackRecord]:
+        """Stored feedback, newest first."""
+        ...
+
+
+def feedback_store(store: object) -> FeedbackStore:
+    """The feedback store kept next to `store` (its `feedback` attribute)."""
+    found = getattr(store, "feedback", None)
+    if isinstance(found, FeedbackStore):
+        return found
+    raise StoreError(
+        f"the {type(store).__name__} store keeps no feedback; use a store that does "
+        "(the embedded SQLite store keeps it in its file)"
+    )

@@ -1,0 +1,65 @@
+"""Feedback in the embedded store's file: the SQLite `FeedbackStore`.
+
+It shares the store's connection (`SQLiteStore.feedback`), so feedback sits next to
+the documents it judges and needs no second file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime
+
+from ragcite.index.feedback import FeedbackRecord
+from ragcite.index.sqlite_db import SQLiteDatabase
+
+
+class SQLiteFeedbackStore:
+    """Feedback rows in the `feedback` table of a store file."""
+
+    def __init__(self, db: SQLiteDatabase) -> None:
+        self._db = db
+
+    def add_feedback(
+        self,
+        query: str,
+        rating: str,
+        *,
+        chunk_id: str | None = None,
+        claim_text: str | None = None,
+        comment: str | None = None,
+        response_json: str | None = None,
+    ) -> FeedbackRecord:
+        record = FeedbackRecord(
+            0, datetime.now(UTC), query, rating, chunk_id, claim_text, comment, response_json
+        )
+        with self._db.transaction() as db:
+            cursor = db.execute(
+                "INSERT INTO feedback (created_at, query, rating, chunk_id, claim_text, comment, "
+                "response_json) VALUES (?,?,?,?,?,?,?)",
+                (
+                    record.created_at.isoformat(),
+                    query,
+                    rating,
+                    chunk_id,
+                    claim_text,
+                    comment,
+                    response_json,
+                ),
+            )
+        return replace(record, id=int(cursor.lastrowid or 0))
+
+    def list_feedback(self, limit: int = 100) -> list[FeedbackRecord]:
+        rows = self._db.query("SELECT * FROM feedback ORDER BY id DESC LIMIT ?", (limit,))
+        return [
+            FeedbackRecord(
+                r["id"],
+                datetime.fromisoformat(r["created_at"]),
+                r["query"],
+                r["rating"],
+                r["chunk_id"],
+                r["claim_text"],
+                r["comment"],
+                r["response_json"],
+            )
+            for r in rows
+        ]
