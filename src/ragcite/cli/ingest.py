@@ -86,7 +86,7 @@ def ingest(
     console.print(
         f"{report.added} added ({report.chunks} chunks, {rate:.0f} chunks/s), "
         f"{report.unchanged} unchanged, {len(report.failed)} failed "
-        f"in {report.seconds:.1f}s → {app.settings.store_path}"
+        f"in {report.seconds:.1f}s → {app.settings.store}"
     )
     if report.failed:
         raise SystemExit(1)

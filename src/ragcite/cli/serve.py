@@ -26,7 +26,7 @@ def serve(app: AppContext, host: str, port: int) -> None:
         from ragcite.server.app import create_app
     except ImportError as exc:
         raise missing_extra(exc.name or "fastapi", "server") from None
-    click.echo(f"ragcite: serving {app.settings.store_path} on http://{host}:{port}/", err=True)
+    click.echo(f"ragcite: serving {app.settings.store} on http://{host}:{port}/", err=True)
     uvicorn.run(create_app(app.rag), host=host, port=port, log_level="info")
 
 

@@ -197,6 +197,6 @@ def compare_runs(a: Path, b: Path) -> Comparison:
     differing = [
         (k, set_a.get(k), set_b.get(k))
         for k in dict.fromkeys([*set_a, *set_b])
-        if set_a.get(k) != set_b.get(k) and k != "store_path"
+        if set_a.get(k) != set_b.get(k) and k not in ("store", "store_path")
     ]
     return Comparison([(k, flat_a.get(k), flat_b.get(k)) for k in names], differing)

@@ -36,6 +36,7 @@ from ragcite.index.store import (
 from ragcite.index.vector_index import VectorIndex
 from ragcite.ingest.types import PageSpan
 from ragcite.models import Document, DocumentStatus, SourceChunk
+from ragcite.registry import BackendSpec
 from ragcite.text.words import STOPWORDS
 
 _CHUNK_COLUMNS = """
@@ -529,3 +530,8 @@ def _chunk(row: sqlite3.Row) -> SourceChunk:
         char_start=row["char_start"],
         char_end=row["char_end"],
     )
+
+
+def open_sqlite_store(spec: BackendSpec, *, dimension: int) -> SQLiteStore:
+    """The `ragcite.stores` builder for a bare path or `sqlite:///PATH`."""
+    return SQLiteStore(Path(spec.rest).expanduser(), dimension=dimension)
