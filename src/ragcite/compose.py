@@ -27,7 +27,15 @@ from ragcite.generate.base import Generator
 from ragcite.generate.complete import LazyCompletion
 from ragcite.generate.factory import build_generator
 from ragcite.index.store import Store
-from ragcite.registry import STORES, find_builder, parse_spec, parse_store_url
+from ragcite.registry import (
+    GENERATORS,
+    RERANKERS,
+    STORES,
+    find_builder,
+    installed,
+    parse_spec,
+    parse_store_url,
+)
 from ragcite.rerank.base import Reranker
 from ragcite.rerank.factory import build_reranker
 from ragcite.rerank.learned import LearnedReranker, load_model
@@ -99,9 +107,12 @@ def make_embedder(settings: Settings) -> Embedder:
 def make_reranker(settings: Settings, embedder: Embedder) -> Reranker:
     """The reranker `rerank.backend` names; `rerank.model_path` swaps the learned model."""
     rerank = settings.rerank
-    if rerank.model_path is None:
-        return build_reranker(rerank.backend, embedder, generate=settings.generate)
     spec = parse_spec(rerank.backend)
+    if rerank.model_path is None:
+        if spec.name in installed(RERANKERS):
+            builder = find_builder(RERANKERS, spec)
+            return cast(Reranker, builder(spec, embedder=embedder, generate=settings.generate))
+        return build_reranker(rerank.backend, embedder, generate=settings.generate)
     if spec.name != "learned" or spec.rest:
         raise ConfigError(
             f"rerank.model_path is set, but rerank.backend is {rerank.backend!r}: a model "
@@ -112,7 +123,12 @@ def make_reranker(settings: Settings, embedder: Embedder) -> Reranker:
 
 def make_generator(settings: Settings, embedder: Embedder) -> Generator:
     """The generator `generate.llm` names; the extractive one when it is unset."""
-    return build_generator(settings.generate.llm or "extractive", embedder, settings.generate)
+    text = settings.generate.llm or "extractive"
+    spec = parse_spec(text)
+    if spec.name in installed(GENERATORS):
+        builder = find_builder(GENERATORS, spec)
+        return cast(Generator, builder(spec, embedder=embedder, settings=settings.generate))
+    return build_generator(text, embedder, settings.generate)
 
 
 def make_support_checker(settings: Settings, embedder: Embedder | None) -> SupportChecker:
