@@ -15,6 +15,7 @@ from ragcite.compose import (
     make_reranker,
     make_store,
     make_support_checker,
+    shown_store,
     store_file,
 )
 from ragcite.config import default_store_path, load_settings
@@ -145,3 +146,9 @@ def test_embed_model_path_reaches_the_embedder(demo_store_path: Path) -> None:
     with pytest.raises(ModelError, match=r"/nonexistent/minilm\.onnx"):
         rag.ask(QUESTION)
     rag.close()
+
+
+def test_a_store_password_is_never_shown() -> None:
+    assert shown_store("postgresql://rag:s3cret@db:5432/kb") == "postgresql://rag:***@db:5432/kb"
+    assert shown_store("postgresql://rag@db/kb") == "postgresql://rag@db/kb"
+    assert shown_store("/var/lib/ragcite/kb.db") == "/var/lib/ragcite/kb.db"

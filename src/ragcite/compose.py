@@ -5,11 +5,12 @@ store, embedder, reranker, generator and support checker here and nowhere else. 
 are looked up by name in the entry-point groups of `ragcite.registry`, so a third-party
 package's store or generator is chosen exactly like a built-in one.
 
-    >>> parts = compose(load_settings(store="sqlite:///data/hr.db"))
+    >>> settings = load_settings(store="sqlite:///data/hr.db")
+    >>> parts = compose(settings)
     >>> type(parts.store).__name__, parts.embedder.dimension
     ('SQLiteStore', 384)
     >>> make_generator(settings, parts.embedder).model_id
-    'extractive'
+    'extractive:all-MiniLM-L6-v2'
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
+from urllib.parse import urlsplit, urlunsplit
 
 from ragcite.config import GateSettings, GenerateSettings, Settings, default_store_path
 from ragcite.embed.base import Embedder
@@ -89,6 +91,19 @@ def store_file(settings: Settings) -> Path | None:
     """The SQLite file of `settings.store`, or None for a server store."""
     spec = parse_store_url(settings.store)
     return Path(spec.rest).expanduser() if spec.name == "sqlite" else None
+
+
+def shown_store(location: str) -> str:
+    """`location` fit to print or save: a password in a store URL becomes `***`.
+
+    >>> shown_store("postgresql://rag:s3cret@db:5432/kb")
+    'postgresql://rag:***@db:5432/kb'
+    """
+    parts = urlsplit(location)
+    if not parts.password:
+        return location
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
 
 
 def local_data_dir(settings: Settings) -> Path:

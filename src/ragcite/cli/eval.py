@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as RichTable
 
 from ragcite.cli.context import AppContext
-from ragcite.compose import local_data_dir, make_support_checker, store_file
+from ragcite.compose import local_data_dir, make_support_checker, shown_store, store_file
 from ragcite.config import CONFIG_ENV, Settings
 from ragcite.errors import InputError
 from ragcite.eval.datasets import LOADERS
@@ -85,7 +85,7 @@ def _asking_rag(app: AppContext) -> Ragcite:
     rag = app.rag
     if rag.store.counts().chunks == 0:
         raise InputError(
-            f"the store {rag.settings.store} holds no documents, so every question "
+            f"the store {shown_store(rag.settings.store)} holds no documents, so every question "
             "would go unanswered: ingest the documents the questions are about first "
             "(for the demo set: ragcite ingest demo/), or point --store at the store that "
             "has them"

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ragcite import __version__
+from ragcite.compose import shown_store
 from ragcite.config import Settings
 from ragcite.errors import InputError
 
@@ -142,7 +143,10 @@ def write_run(
         "dataset_sha256": digest,
         "ragcite_version": __version__,
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "settings": settings.model_dump(mode="json"),
+        "settings": {
+            **settings.model_dump(mode="json"),
+            "store": shown_store(settings.store),
+        },
     }
     (out / "settings.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     (out / "results.json").write_text(
