@@ -23,6 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from ragcite.compose import store_file
 from ragcite.config import load_settings
 from ragcite.pipeline import Ragcite
 
@@ -146,7 +147,9 @@ def _clear_vector_caches(rag: Ragcite) -> None:
 
 
 def _all_chunk_texts(rag: Ragcite) -> list[str]:
-    with sqlite3.connect(rag.settings.store_path) as db:
+    path = store_file(rag.settings)
+    assert path is not None, "the benchmark reads a SQLite store"
+    with sqlite3.connect(path) as db:
         return [row[0] for row in db.execute("SELECT chunk_text FROM chunks")]
 
 

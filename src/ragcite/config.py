@@ -4,7 +4,9 @@ Stages receive the part of the settings they need as arguments; nothing reads
 a global. `load_settings()` is called by the CLI and the server, once.
 
 Environment:
-    RAGCITE_STORE    path of the embedded store (SQLite file); default under the user data dir
+    RAGCITE_STORE    the store: a SQLite file path or `sqlite:///PATH`, or a URL whose scheme
+                     names an installed store backend (`postgresql://…`); default a SQLite
+                     file under the user data dir
     RAGCITE_CONFIG   path of a TOML settings file; default `ragcite.toml` in the working directory
 """
 
@@ -62,6 +64,9 @@ class RerankSettings(_Section):
     # Compound questions ("…, and how …"): score each chunk against every part as well,
     # keeping its best score (one reranker call per part more).
     score_question_parts: bool = True
+    # A model file from scripts/train_rerank.py for the learned reranker, instead of the
+    # packaged one.
+    model_path: str | None = None
 
 
 class GenerateSettings(_Section):
@@ -92,6 +97,8 @@ class GateSettings(_Section):
     # The support checker's semantic layer: "minilm" (most accurate; at ask time it reuses
     # the reranker's vectors), "static" (lookup-table vectors, for many fresh claims), "none".
     support_semantic: Literal["minilm", "static", "none"] = "minilm"
+    # A support-model file from scripts/train_support.py, instead of the packaged one.
+    support_model_path: str | None = None
     # Optional LLM judge for borderline support scores (off by default): an LLM spec as
     # for generate.llm. It judges scores in [partial threshold - below, supported + above].
     support_judge: str | None = None
@@ -100,15 +107,38 @@ class GateSettings(_Section):
     support_judge_timeout_s: float = Field(default=30.0, gt=0.0)
 
 
+class EmbedSettings(_Section):
+    # An all-MiniLM-L6-v2 ONNX file (384-d, the same tokenizer) to use instead of the
+    # packaged int8 one; vectors must match the ones the store was ingested with.
+    model_path: str | None = None
+
+
 class Settings(_Section):
-    store_path: Path
+    # Where the collection lives: a SQLite file path or `sqlite:///PATH`, or a URL whose
+    # scheme names a store backend (entry-point group `ragcite.stores`).
+    store: str
     corpus: str = "default"
+    embed: EmbedSettings = EmbedSettings()
     chunk: ChunkSettings = ChunkSettings()
     retrieve: RetrieveSettings = RetrieveSettings()
     rerank: RerankSettings = RerankSettings()
     generate: GenerateSettings = GenerateSettings()
     score: ScoreSettings = ScoreSettings()
     gate: GateSettings = GateSettings()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _store_path_alias(cls, data: Any) -> Any:
+        """`store_path` (deprecated) is read as `store`; a Path is taken as its text."""
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        legacy = data.pop("store_path", None)
+        if data.get("store") is None and legacy is not None:
+            data["store"] = legacy
+        if isinstance(data.get("store"), Path):
+            data["store"] = str(data["store"])
+        return data
 
 
 def default_store_path() -> Path:
@@ -117,10 +147,16 @@ def default_store_path() -> Path:
 
 def load_settings(
     config_path: Path | None = None,
-    store_path: Path | None = None,
+    store: str | Path | None = None,
     overrides: dict[str, Any] | None = None,
+    *,
+    store_path: str | Path | None = None,
 ) -> Settings:
-    """Settings from (lowest first) defaults, the TOML file, the environment, explicit arguments."""
+    """Settings from (lowest first) defaults, the TOML file, the environment, explicit arguments.
+
+    `store` (a path or a store URL) wins over $RAGCITE_STORE, which wins over the file's
+    `store` (or its deprecated `store_path`). `store_path=` is a deprecated alias of `store`.
+    """
     data: dict[str, Any] = {}
     path = config_path or _env_path(CONFIG_ENV) or Path("ragcite.toml")
     if config_path is not None and not path.exists():
@@ -132,9 +168,9 @@ def load_settings(
             raise ConfigError(f"{path}: not valid TOML ({exc})") from None
     for key, value in (overrides or {}).items():
         _set_dotted(data, key, value)
-    data["store_path"] = (
-        store_path or _env_path(STORE_ENV) or data.get("store_path") or (default_store_path())
-    )
+    from_file = data.pop("store", None) or data.pop("store_path", None)
+    chosen = store or store_path or os.environ.get(STORE_ENV, "").strip() or from_file
+    data["store"] = str(chosen or default_store_path())
     try:
         return Settings.model_validate(data)
     except ValidationError as exc:

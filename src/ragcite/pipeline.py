@@ -12,7 +12,10 @@ a draft that fails the gate, cannot be read, or scores below
 `gate.min_overall_confidence` is regenerated once with its violations named (for
 generators that can use them, when `gate.retry_on_failure`); if the final answer has
 no verified claim or is still below the confidence floor, it degrades to "the
-sources, without the claim". Each step is in `warning_flags` and `timings_ms`.
+sources, without the claim". Each step is in `warning_flags` and `timings_ms`;
+`ask_traced()` also returns what every stage produced (`AskTrace`).
+
+The backends come from `ragcite.compose` (the composition root), never built here.
 """
 
 from __future__ import annotations
@@ -20,51 +23,32 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from ragcite.config import GateSettings, GenerateSettings, Settings
+from ragcite.compose import compose, make_generator, make_reranker
+from ragcite.config import Settings
 from ragcite.embed.base import Embedder
-from ragcite.embed.cached import CachedEmbedder
-from ragcite.embed.minilm import MiniLMEmbedder
 from ragcite.errors import InputError, UnusableOutputError
 from ragcite.flags import flag
 from ragcite.generate.base import Generator
-from ragcite.generate.complete import LazyCompletion
-from ragcite.generate.factory import build_generator
 from ragcite.index.indexer import FileOutcome, Indexer, IngestReport
-from ragcite.index.sqlite_store import SQLiteStore
 from ragcite.index.store import SearchFilters, Store
 from ragcite.ingest.types import DocumentMetadata
 from ragcite.models import (
     CitedClaim,
     CitedResponse,
-    ConfidenceLabel,
     DocumentStatus,
-    DraftAnswer,
     SourceChunk,
     WarningFlag,
 )
 from ragcite.rerank.base import Reranker
 from ragcite.rerank.composite import rerank_chunks
-from ragcite.rerank.factory import build_reranker
-from ragcite.retrieve.hybrid import HybridRetriever
-from ragcite.score.calibration import optional_calibration
-from ragcite.score.confidence import Calibration, ScoredAnswer, score_answer
-from ragcite.verify.gate import GateResult, verify_answer
-from ragcite.verify.support import (
-    JudgedSupportChecker,
-    SupportChecker,
-    default_support_checker,
-)
-from ragcite.verify.support.llm_judge import JUDGE_MAX_TOKENS
+from ragcite.retrieve.hybrid import HybridRetriever, RetrievalResult
+from ragcite.score.confidence import Calibration, score_answer
+from ragcite.trace import DEGRADED_TEXT, AskRecord, AskTrace, Attempt, elapsed_ms
+from ragcite.verify.gate import verify_answer
+from ragcite.verify.support import SupportChecker
 
-NOT_FOUND_TEXT = "I couldn't find this in the documents; closest material:"
-DEGRADED_TEXT = (
-    "I couldn't produce a verified answer to this question; these are the most relevant sources:"
-)
-EMPTY_STORE_TEXT = "The store holds no documents yet: add some with `ragcite ingest PATH`."
-NEAREST_SOURCES = 3
 MAX_QUERY_CHARS = 2000
 
 
@@ -98,36 +82,29 @@ class Ragcite:
 
     @classmethod
     def open(cls, settings: Settings, *, generator: Generator | None = None) -> Ragcite:
-        """The default offline stack over the embedded store named in `settings`."""
-        embedder = CachedEmbedder(MiniLMEmbedder())
+        """The collection `settings.store` names, with the backends the settings choose."""
+        parts = compose(settings)
         return cls(
             settings,
-            store=SQLiteStore(settings.store_path),
-            embedder=embedder,
+            store=parts.store,
+            embedder=parts.embedder,
             generator=generator,
-            support_checker=with_support_judge(
-                default_support_checker(embedder, semantic=settings.gate.support_semantic),
-                settings.gate,
-                settings.generate,
-            ),
-            calibration=optional_calibration(settings.score.calibration_path),
+            support_checker=parts.support_checker,
+            calibration=parts.calibration,
         )
 
     @property
     def reranker(self) -> Reranker:
         """The reranker `rerank.backend` names, built on first use: `ingest` never needs it."""
         if self._reranker is None:
-            self._reranker = build_reranker(
-                self.settings.rerank.backend, self.embedder, generate=self.settings.generate
-            )
+            self._reranker = make_reranker(self.settings, self.embedder)
         return self._reranker
 
     @property
     def generator(self) -> Generator:
         """The configured generator, built on first use: `ingest` never needs an LLM's key."""
         if self._generator is None:
-            spec = self.settings.generate.llm or "extractive"
-            self._generator = build_generator(spec, self.embedder, self.settings.generate)
+            self._generator = make_generator(self.settings, self.embedder)
         return self._generator
 
     def close(self) -> None:
@@ -172,15 +149,21 @@ class Ragcite:
         self, query: str, *, k: int | None = None, filters: SearchFilters | None = None
     ) -> tuple[list[SourceChunk], dict[str, float]]:
         """Retrieved and reranked chunks (best composite first) with stage timings in ms."""
-        query = _checked_query(query)
         timings: dict[str, float] = {}
+        _, chunks = self._retrieve(_checked_query(query), k, filters, timings)
+        return chunks, timings
+
+    def _retrieve(
+        self, query: str, k: int | None, filters: SearchFilters | None, timings: dict[str, float]
+    ) -> tuple[RetrievalResult, list[SourceChunk]]:
+        """Hybrid retrieval, and its chunks reranked."""
         with _timed(timings, "retrieve"):
             retrieved = self.retriever.retrieve(
                 query, k or self.settings.retrieve.top_k, filters or self.filters()
             )
         with _timed(timings, "rerank"):
             outcome = rerank_chunks(query, retrieved.chunks, self.reranker, self.settings.rerank)
-        return outcome.chunks, timings
+        return retrieved, outcome.chunks
 
     def ask(
         self,
@@ -191,39 +174,51 @@ class Ragcite:
         generator: Generator | None = None,
     ) -> CitedResponse:
         """Answer `query` with verified, cited claims (see the module docstring)."""
+        return self.ask_traced(query, k=k, filters=filters, generator=generator).response
+
+    def ask_traced(
+        self,
+        query: str,
+        *,
+        k: int | None = None,
+        filters: SearchFilters | None = None,
+        generator: Generator | None = None,
+    ) -> AskTrace:
+        """`ask`, with what each stage produced on the way (see `AskTrace`).
+
+        >>> trace = rag.ask_traced("How long do we keep customer PII?")
+        >>> trace.reranked == trace.response.source_chunks, trace.final.gate.passed
+        (True, True)
+        """
         started = time.perf_counter()
         query = _checked_query(query)
         generator = generator or self.generator
-        corpus_version = self.store.corpus_version()
+        asked = AskRecord(query, generator.model_id, self.store.corpus_version(), {}, started)
         if self.store.counts().chunks == 0:
-            return CitedResponse(
-                query=query,
-                answer_text=EMPTY_STORE_TEXT,
-                answerable=False,
-                warning_flags=[flag("no_documents_retrieved")],
-                model_id=generator.model_id,
-                corpus_version=corpus_version,
-            )
-        chunks, timings = self.search(query, k=k, filters=filters)
-        asked = _Asked(query, generator.model_id, corpus_version, timings, started)
+            return asked.empty_store()
+        asked.retrieved, chunks = self._retrieve(query, k, filters, asked.timings)
+        asked.reranked = chunks
         if not chunks:
             return asked.unanswerable([], [flag("no_documents_retrieved")])
-        attempt = self._attempt(query, chunks, generator, timings)
+        return self._ladder(asked, chunks, generator)
+
+    # -- the fallback ladder -----------------------------------------------------------------
+
+    def _ladder(
+        self, asked: AskRecord, chunks: list[SourceChunk], generator: Generator
+    ) -> AskTrace:
+        """Generate, verify and score; retry once naming the violations; degrade if need be."""
+        attempt = self._attempt(asked, chunks, generator)
         flags: list[WarningFlag] = []
-        if (
-            self._needs_retry(attempt)
-            and getattr(generator, "can_retry", False)
-            and self.settings.gate.retry_on_failure
-        ):
+        gate_settings = self.settings.gate
+        if self._needs_retry(attempt) and generator.can_retry and gate_settings.retry_on_failure:
             violations = self._violations(attempt)
             flags.append(flag("retried", reason="; ".join(violations[:3])))
-            attempt = self._attempt(
-                query, chunks, generator, timings, violations=violations, step="_retry"
-            )
+            attempt = self._attempt(asked, chunks, generator, violations, step="_retry")
         if attempt.error is not None:
             flags += [flag("generation_failed", reason=attempt.error), flag("degraded_to_sources")]
             return asked.unanswerable(chunks, flags, text=DEGRADED_TEXT)
-        draft, gate, scored = attempt.draft, attempt.gate, attempt.scored
+        draft, gate = attempt.draft, attempt.gate
         if not draft.answerable or (not draft.claims and not gate.flags):
             return asked.unanswerable(chunks, [*flags, flag("not_answerable")])
         flags += gate.flags
@@ -232,43 +227,33 @@ class Ragcite:
             return asked.unanswerable(
                 _sources_first(chunks, gate.claims), flags, text=DEGRADED_TEXT
             )
-        flags += scored.flags
-        flags += _superseded_flags(scored.claims, chunks)
-        timings["total"] = _ms(started)
-        return CitedResponse(
-            query=query,
-            answer_text=gate.answer_text,
-            answerable=True,
-            cited_claims=scored.claims,
-            source_chunks=chunks,
-            overall_confidence=scored.overall_confidence,
-            confidence_label=scored.label,
-            warning_flags=_unique(flags),
-            model_id=draft.model_id or generator.model_id,
-            corpus_version=corpus_version,
-            timings_ms=timings,
-        )
-
-    # -- the fallback ladder -----------------------------------------------------------------
+        flags += attempt.scored.flags
+        flags += _superseded_flags(attempt.scored.claims, chunks)
+        return asked.answered(attempt, chunks, flags)
 
     def _attempt(
         self,
-        query: str,
+        asked: AskRecord,
         chunks: list[SourceChunk],
         generator: Generator,
-        timings: dict[str, float],
-        *,
         violations: list[str] | None = None,
+        *,
         step: str = "",
-    ) -> _Attempt:
+    ) -> Attempt:
         """One rung: generate, verify and score, each timed as `<stage><step>`."""
+        timings = asked.timings
         with _timed(timings, "generate" + step):
             try:
-                draft = generator.generate(query, chunks, violations=violations)
+                draft = generator.generate(asked.query, chunks, violations=violations)
             except UnusableOutputError as exc:  # a bad answer, unlike an unreachable server
-                return _Attempt(error=str(exc))
+                return asked.attempted(Attempt(error=str(exc)))
         with _timed(timings, "verify" + step):
-            gate = self._gate(draft, chunks)
+            gate = verify_answer(
+                draft,
+                chunks,
+                support_checker=self.support_checker,
+                policy=self.settings.gate.policy,
+            )
         with _timed(timings, "score" + step):
             scored = score_answer(
                 gate.claims,
@@ -277,22 +262,22 @@ class Ragcite:
                 calibration=self.calibration,
                 self_reported=[c.attribution_confidence or None for c in gate.claims],
             )
-        return _Attempt(draft, gate, scored)
+        return asked.attempted(Attempt(draft, gate, scored))
 
-    def _needs_retry(self, attempt: _Attempt) -> bool:
+    def _needs_retry(self, attempt: Attempt) -> bool:
         if attempt.error is not None:
             return True
         if not attempt.draft.answerable:
             return False
         return not attempt.gate.passed or self._below_floor(attempt)
 
-    def _needs_degrading(self, attempt: _Attempt) -> bool:
+    def _needs_degrading(self, attempt: Attempt) -> bool:
         return not any(c.verified for c in attempt.scored.claims) or self._below_floor(attempt)
 
-    def _below_floor(self, attempt: _Attempt) -> bool:
+    def _below_floor(self, attempt: Attempt) -> bool:
         return attempt.scored.overall_confidence < self.settings.gate.min_overall_confidence
 
-    def _violations(self, attempt: _Attempt) -> list[str]:
+    def _violations(self, attempt: Attempt) -> list[str]:
         """What the retry prompt names: the gate's violations, or why nothing was usable."""
         if attempt.error is not None:
             return [
@@ -309,68 +294,6 @@ class Ragcite:
                 "the answer directly"
             )
         return violations
-
-    def _gate(self, draft: DraftAnswer, chunks: list[SourceChunk]) -> GateResult:
-        return verify_answer(
-            draft, chunks, support_checker=self.support_checker, policy=self.settings.gate.policy
-        )
-
-
-def with_support_judge(
-    checker: SupportChecker, gate: GateSettings, generate: GenerateSettings | None = None
-) -> SupportChecker:
-    """`checker`, with the LLM judge tier over it when `gate.support_judge` names a model.
-
-    The model is built on its first borderline claim, so a judge whose API key is
-    missing never breaks ingest or startup (its claims keep the checker's verdict).
-
-    >>> type(with_support_judge(checker, GateSettings(support_judge="local:smollm2"))).__name__
-    'JudgedSupportChecker'
-    """
-    generate = generate or GenerateSettings()
-    if not gate.support_judge:
-        return checker
-    complete = LazyCompletion(
-        gate.support_judge,
-        generate.model_copy(update={"llm_timeout_s": gate.support_judge_timeout_s}),
-        max_tokens=JUDGE_MAX_TOKENS,
-    )
-    return JudgedSupportChecker(
-        checker,
-        complete,
-        model_id=gate.support_judge,
-        below=gate.support_judge_below,
-        above=gate.support_judge_above,
-    )
-
-
-@dataclass(frozen=True)
-class _Asked:
-    """What every way out of one ask() shares: the question, model, corpus and clock."""
-
-    query: str
-    model_id: str
-    corpus_version: str
-    timings: dict[str, float]
-    started: float
-
-    def unanswerable(
-        self, chunks: list[SourceChunk], flags: list[WarningFlag], *, text: str = NOT_FOUND_TEXT
-    ) -> CitedResponse:
-        """No verified answer: the text, the nearest sources and the flags saying why."""
-        self.timings["total"] = _ms(self.started)
-        return CitedResponse(
-            query=self.query,
-            answer_text=text,
-            answerable=False,
-            source_chunks=chunks[:NEAREST_SOURCES],
-            overall_confidence=0.0,
-            confidence_label=ConfidenceLabel.VERY_LOW,
-            warning_flags=_unique(flags),
-            model_id=self.model_id,
-            corpus_version=self.corpus_version,
-            timings_ms=self.timings,
-        )
 
 
 def _checked_query(query: str) -> str:
@@ -395,32 +318,10 @@ def _superseded_flags(claims: list[CitedClaim], chunks: list[SourceChunk]) -> li
     ]
 
 
-@dataclass
-class _Attempt:
-    """One generate → verify → score pass; `error` when the output was unusable."""
-
-    draft: DraftAnswer = field(
-        default_factory=lambda: DraftAnswer(answer_text="", answerable=False)
-    )
-    gate: GateResult = field(default_factory=lambda: GateResult("", []))
-    scored: ScoredAnswer = field(
-        default_factory=lambda: ScoredAnswer([], 0.0, ConfidenceLabel.VERY_LOW, [])
-    )
-    error: str | None = None
-
-
 def _sources_first(chunks: list[SourceChunk], claims: list[CitedClaim]) -> list[SourceChunk]:
     """`chunks` with those cited by verified claims first: the best sources to show."""
     cited = {i for c in claims if c.verified for i in c.source_chunk_ids}
     return sorted(chunks, key=lambda c: c.chunk_id not in cited)
-
-
-def _unique(flags: list[WarningFlag]) -> list[WarningFlag]:
-    return list(dict.fromkeys(flags))
-
-
-def _ms(started: float) -> float:
-    return round((time.perf_counter() - started) * 1000, 2)
 
 
 @contextmanager
@@ -429,4 +330,4 @@ def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
     try:
         yield
     finally:
-        timings[stage] = _ms(started)
+        timings[stage] = elapsed_ms(started)

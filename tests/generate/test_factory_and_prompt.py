@@ -25,7 +25,7 @@ def test_specs(embedder: Embedder, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     assert build_generator("openai:gpt-4o-mini", embedder).model_id == "openai:gpt-4o-mini"
     local = build_generator("local:smollm2", embedder)
-    assert isinstance(local, LocalLlamaGenerator) and getattr(local, "can_retry", False)
+    assert isinstance(local, LocalLlamaGenerator) and local.can_retry
 
 
 @pytest.mark.parametrize(

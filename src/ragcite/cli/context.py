@@ -14,7 +14,7 @@ from ragcite.pipeline import Ragcite
 
 @dataclass
 class AppContext:
-    store_path: Path | None = None
+    store: str | None = None
     config_path: Path | None = None
     overrides: dict[str, Any] = field(default_factory=dict)
     console: Console = field(default_factory=Console)
@@ -24,7 +24,7 @@ class AppContext:
     @property
     def settings(self) -> Settings:
         if self._settings is None:
-            self._settings = load_settings(self.config_path, self.store_path, self.overrides)
+            self._settings = load_settings(self.config_path, self.store, self.overrides)
         return self._settings
 
     @property

@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as RichTable
 
 from ragcite.cli.context import AppContext
+from ragcite.compose import local_data_dir, make_support_checker, shown_store, store_file
 from ragcite.config import CONFIG_ENV, Settings
 from ragcite.errors import InputError
 from ragcite.eval.datasets import LOADERS
@@ -72,7 +73,10 @@ def _calibration_target(app: AppContext, settings: Settings, explicit: Path | No
     )
     if config.is_file():
         return config.with_name("calibration.json")
-    return settings.store_path.with_name(settings.store_path.stem + ".calibration.json")
+    store = store_file(settings)
+    if store is None:
+        return local_data_dir(settings) / "calibration.json"
+    return store.with_name(store.stem + ".calibration.json")
 
 
 def _asking_rag(app: AppContext) -> Ragcite:
@@ -81,7 +85,7 @@ def _asking_rag(app: AppContext) -> Ragcite:
     rag = app.rag
     if rag.store.counts().chunks == 0:
         raise InputError(
-            f"the store {rag.settings.store_path} holds no documents, so every question "
+            f"the store {shown_store(rag.settings.store)} holds no documents, so every question "
             "would go unanswered: ingest the documents the questions are about first "
             "(for the demo set: ragcite ingest demo/), or point --store at the store that "
             "has them"
@@ -191,8 +195,6 @@ for _part, _help in (
 @click.pass_obj
 def support(app: AppContext, dataset: str, split: str, limit: int | None, out: Path | None) -> None:
     """Support-checker accuracy, macro-F1, ROC-AUC, ECE on a JSONL or a shared data set."""
-    from ragcite.verify.support import default_support_checker
-
     if dataset not in LOADERS and not Path(dataset).is_file():
         raise click.BadParameter(
             f"{dataset!r} is neither a file nor one of {', '.join(LOADERS)}", param_hint="DATASET"
@@ -202,7 +204,7 @@ def support(app: AppContext, dataset: str, split: str, limit: int | None, out: P
         split=None if split == "all" else split,  # type: ignore[arg-type]
         limit=limit,
     )
-    checker = app.rag.support_checker or default_support_checker(app.rag.embedder)
+    checker = app.rag.support_checker or make_support_checker(app.settings, app.rag.embedder)
     with _progress(app.console, "checking", len(pairs)) as advance:
         results = {
             "support": {

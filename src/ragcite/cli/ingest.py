@@ -9,6 +9,7 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ragcite.cli.context import AppContext
+from ragcite.compose import shown_store
 from ragcite.index.indexer import FileOutcome
 from ragcite.ingest.types import DocumentMetadata
 
@@ -86,7 +87,7 @@ def ingest(
     console.print(
         f"{report.added} added ({report.chunks} chunks, {rate:.0f} chunks/s), "
         f"{report.unchanged} unchanged, {len(report.failed)} failed "
-        f"in {report.seconds:.1f}s → {app.settings.store_path}"
+        f"in {report.seconds:.1f}s → {shown_store(app.settings.store)}"
     )
     if report.failed:
         raise SystemExit(1)

@@ -33,9 +33,10 @@ class RagciteGroup(click.Group):
 @click.version_option(__version__, prog_name="ragcite")
 @click.option(
     "--store",
-    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="PATH|URL",
     envvar="RAGCITE_STORE",
-    help="The store file (SQLite). Default: the user data dir, or $RAGCITE_STORE.",
+    help="The store: a SQLite file (or sqlite:///PATH), or a URL whose scheme names an "
+    "installed store backend. Default: the user data dir, or $RAGCITE_STORE.",
 )
 @click.option(
     "--config",
@@ -44,9 +45,9 @@ class RagciteGroup(click.Group):
     help="A TOML settings file. Default: ./ragcite.toml if present, or $RAGCITE_CONFIG.",
 )
 @click.pass_context
-def cli(ctx: click.Context, store: Path | None, config: Path | None) -> None:
+def cli(ctx: click.Context, store: str | None, config: Path | None) -> None:
     """Answers from your documents where every claim cites a verified passage."""
-    ctx.obj = AppContext(store_path=store, config_path=config)
+    ctx.obj = AppContext(store=store, config_path=config)
     ctx.call_on_close(ctx.obj.close)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ragcite.cli.context import AppContext
+from ragcite.compose import shown_store
 from ragcite.errors import missing_extra
 
 
@@ -26,7 +27,8 @@ def serve(app: AppContext, host: str, port: int) -> None:
         from ragcite.server.app import create_app
     except ImportError as exc:
         raise missing_extra(exc.name or "fastapi", "server") from None
-    click.echo(f"ragcite: serving {app.settings.store_path} on http://{host}:{port}/", err=True)
+    store = shown_store(app.settings.store)
+    click.echo(f"ragcite: serving {store} on http://{host}:{port}/", err=True)
     uvicorn.run(create_app(app.rag), host=host, port=port, log_level="info")
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from ragcite.cli.context import AppContext
 from ragcite.errors import InputError, ModelError
 from ragcite.verify.any_answer import read_answer, read_sources, verify_citations
 from ragcite.verify.support import SupportChecker
@@ -39,7 +40,9 @@ EXIT_UNVERIFIED = 3
     show_default=True,
     help="The support checker's semantic layer: static is several times faster on many claims.",
 )
+@click.pass_obj
 def verify(
+    app: AppContext,
     answer: Path,
     sources_path: Path,
     no_support: bool,
@@ -59,7 +62,9 @@ def verify(
     report = verify_citations(
         output,
         sources,
-        support_checker=None if no_support else _support_checker(support_judge, support_semantic),
+        support_checker=None
+        if no_support
+        else _support_checker(app, support_judge, support_semantic),
     )
     click.echo(json.dumps(report, indent=2, ensure_ascii=False))
     if not report["all_verified"]:
@@ -80,19 +85,22 @@ def _read_json(path: Path) -> Any:
         ) from None
 
 
-def _support_checker(judge: str | None, semantic: SemanticLayer) -> SupportChecker | None:
-    from ragcite.config import GateSettings
-    from ragcite.embed.cached import CachedEmbedder
-    from ragcite.embed.minilm import MiniLMEmbedder
-    from ragcite.pipeline import with_support_judge
-    from ragcite.verify.support import default_support_checker
+def _support_checker(
+    app: AppContext, judge: str | None, semantic: SemanticLayer
+) -> SupportChecker | None:
+    """The settings' support checker with the command's choices; None when its model
+    cannot be loaded (reported as support_checked: false)."""
+    from ragcite.compose import make_embedder, make_support_checker
 
+    app.overrides["gate.support_semantic"] = semantic
+    if judge:
+        app.overrides["gate.support_judge"] = judge
+    settings = app.settings
     try:
-        embedder = CachedEmbedder(MiniLMEmbedder()) if semantic == "minilm" else None
-        checker = default_support_checker(embedder, semantic=semantic)
+        embedder = make_embedder(settings) if semantic == "minilm" else None
+        return make_support_checker(settings, embedder)
     except ModelError:
-        return None  # reported as support_checked: false
-    return with_support_judge(checker, GateSettings(support_judge=judge))
+        return None
 
 
 COMMANDS = [verify]

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ragcite import __version__
+from ragcite.compose import shown_store
 from ragcite.config import Settings
 from ragcite.errors import InputError
 
@@ -134,7 +135,10 @@ def write_run(
         "dataset_sha256": digest,
         "ragcite_version": __version__,
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "settings": settings.model_dump(mode="json"),
+        "settings": {
+            **settings.model_dump(mode="json"),
+            "store": shown_store(settings.store),
+        },
     }
     (out / "settings.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     (out / "results.json").write_text(
@@ -189,6 +193,6 @@ def compare_runs(a: Path, b: Path) -> Comparison:
     differing = [
         (k, set_a.get(k), set_b.get(k))
         for k in dict.fromkeys([*set_a, *set_b])
-        if set_a.get(k) != set_b.get(k) and k != "store_path"
+        if set_a.get(k) != set_b.get(k) and k not in ("store", "store_path")
     ]
     return Comparison([(k, flat_a.get(k), flat_b.get(k)) for k in names], differing)

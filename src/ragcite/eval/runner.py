@@ -4,6 +4,9 @@
     >>> traces[0].response.answerable, traces[0].claim_correct
     (True, [True, True])
 
+Each question is asked once, with `Ragcite.ask_traced`: the rankings scored are the
+ones that answer used (the fused and reranked lists at `retrieve.top_k`, the dense and
+keyword lists as deep as each retriever went), never a second retrieval at another depth.
 The run is uncalibrated (claim confidences are the raw blend) so that calibration can
 be measured before and after, and fitted, from the same traces.
 """
@@ -18,9 +21,8 @@ from ragcite.eval.labels import claim_is_correct
 from ragcite.eval.questions import LabelledQuestion
 from ragcite.models import CitedResponse, SourceChunk
 from ragcite.pipeline import Ragcite
-from ragcite.rerank.composite import rerank_chunks
 
-STAGE_DEPTH = 10  # ranks kept per retrieval stage (MRR@10, nDCG@10)
+STAGE_DEPTH = 10  # ranks scored per retrieval stage (MRR@10, nDCG@10)
 STAGES = ("dense", "keyword", "hybrid", "reranked")
 
 
@@ -76,18 +78,18 @@ def run_questions(
 
 
 def trace_question(rag: Ragcite, question: LabelledQuestion) -> QuestionTrace:
-    filters = rag.filters()
-    retrieved = rag.retriever.retrieve(question.query, STAGE_DEPTH, filters)
-    reranked = rerank_chunks(question.query, retrieved.chunks, rag.reranker, rag.settings.rerank)
-    response = rag.ask(question.query, filters=filters)
+    """Ask `question` once and keep each stage's ranking from that very ask."""
+    trace = rag.ask_traced(question.query, filters=rag.filters())
+    response = trace.response
+    retrieved = trace.retrieved
     chunks = {c.chunk_id: c for c in response.source_chunks}
     return QuestionTrace(
         question=question,
         rankings={
-            "dense": [h.chunk for h in retrieved.dense[:STAGE_DEPTH]],
-            "keyword": [h.chunk for h in retrieved.keyword[:STAGE_DEPTH]],
-            "hybrid": retrieved.chunks,
-            "reranked": reranked.chunks,
+            "dense": [h.chunk for h in retrieved.dense[:STAGE_DEPTH]] if retrieved else [],
+            "keyword": [h.chunk for h in retrieved.keyword[:STAGE_DEPTH]] if retrieved else [],
+            "hybrid": retrieved.chunks[:STAGE_DEPTH] if retrieved else [],
+            "reranked": trace.reranked[:STAGE_DEPTH],
         },
         response=response,
         claim_correct=[claim_is_correct(c, chunks, question) for c in response.cited_claims],

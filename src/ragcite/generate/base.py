@@ -13,6 +13,7 @@ from ragcite.models import DraftAnswer, SourceChunk
 
 class Generator(Protocol):
     model_id: str
+    can_retry: bool  # whether a second try naming the gate's violations can do better
 
     def generate(
         self, query: str, chunks: list[SourceChunk], *, violations: list[str] | None = None

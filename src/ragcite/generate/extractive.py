@@ -46,6 +46,7 @@ class _Candidate:
 
 class ExtractiveGenerator:
     model_id = "extractive:all-MiniLM-L6-v2"
+    can_retry = False  # the same sources give the same sentences: a retry changes nothing
 
     def __init__(
         self,

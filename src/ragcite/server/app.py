@@ -13,6 +13,7 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 from ragcite import __version__
+from ragcite.compose import local_data_dir
 from ragcite.pipeline import Ragcite
 from ragcite.server.deps import ServerLimits, ServerState
 from ragcite.server.limits import BodySizeLimit
@@ -27,7 +28,8 @@ def create_app(
 ) -> FastAPI:
     """The FastAPI app serving `rag`: the JSON API (schema at /openapi.json) and the page at /.
 
-    Uploads are kept under `upload_dir` (default: `uploads/` next to the store file).
+    Uploads are kept under `upload_dir` (default: `uploads/` next to the store file, or in
+    the user data dir for a server store).
     """
     limits = limits or ServerLimits()
     app = FastAPI(
@@ -40,7 +42,7 @@ def create_app(
     app.state.ragcite = ServerState(
         rag=rag,
         limits=limits,
-        upload_dir=upload_dir or rag.settings.store_path.parent / "uploads",
+        upload_dir=upload_dir or local_data_dir(rag.settings) / "uploads",
     )
     install_problem_handlers(app)
     for module in (ask, verify, documents, feedback, health):

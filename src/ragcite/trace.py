@@ -1,0 +1,151 @@
+"""The record of one ask: what each stage produced, and the response built from it.
+
+`Ragcite.ask_traced()` returns an `AskTrace`; the evaluation harness scores the
+rankings, drafts and gate results in it, so it measures exactly what `ask` did.
+
+    >>> trace = rag.ask_traced("How long do we keep customer PII?")
+    >>> trace.reranked[0].document_title, len(trace.attempts)
+    ('Data Retention Policy', 1)
+    >>> trace.final.gate.passed, trace.response.answerable
+    (True, True)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ragcite.flags import flag
+from ragcite.models import (
+    CitedResponse,
+    ConfidenceLabel,
+    DraftAnswer,
+    SourceChunk,
+    WarningFlag,
+)
+from ragcite.retrieve.hybrid import RetrievalResult
+from ragcite.score.confidence import ScoredAnswer
+from ragcite.verify.gate import GateResult
+
+NOT_FOUND_TEXT = "I couldn't find this in the documents; closest material:"
+DEGRADED_TEXT = (
+    "I couldn't produce a verified answer to this question; these are the most relevant sources:"
+)
+EMPTY_STORE_TEXT = "The store holds no documents yet: add some with `ragcite ingest PATH`."
+NEAREST_SOURCES = 3
+
+
+@dataclass
+class Attempt:
+    """One generate → verify → score pass; `error` when the output was unusable."""
+
+    draft: DraftAnswer = field(
+        default_factory=lambda: DraftAnswer(answer_text="", answerable=False)
+    )
+    gate: GateResult = field(default_factory=lambda: GateResult("", []))
+    scored: ScoredAnswer = field(
+        default_factory=lambda: ScoredAnswer([], 0.0, ConfidenceLabel.VERY_LOW, [])
+    )
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class AskTrace:
+    """What each stage of one `ask` produced: `retrieved` (the dense, keyword and fused
+    rankings; None when the store is empty), `reranked` (the chunks generation saw, best
+    first), `attempts` (each rung of the ladder: draft, gate result, scored answer), and
+    the `response` that came out. Stage timings are `response.timings_ms`."""
+
+    response: CitedResponse
+    retrieved: RetrievalResult | None
+    reranked: list[SourceChunk]
+    attempts: tuple[Attempt, ...]
+
+    @property
+    def final(self) -> Attempt | None:
+        """The last rung of the ladder, or None when nothing was generated."""
+        return self.attempts[-1] if self.attempts else None
+
+
+@dataclass
+class AskRecord:
+    """One ask() under way: the question, model, corpus and clock every way out shares,
+    and what each stage has produced so far (the trace)."""
+
+    query: str
+    model_id: str
+    corpus_version: str
+    timings: dict[str, float]
+    started: float
+    retrieved: RetrievalResult | None = None
+    reranked: list[SourceChunk] = field(default_factory=list)
+    attempts: list[Attempt] = field(default_factory=list)
+
+    def attempted(self, attempt: Attempt) -> Attempt:
+        self.attempts.append(attempt)
+        return attempt
+
+    def empty_store(self) -> AskTrace:
+        return self._trace(
+            CitedResponse(
+                query=self.query,
+                answer_text=EMPTY_STORE_TEXT,
+                answerable=False,
+                warning_flags=[flag("no_documents_retrieved")],
+                model_id=self.model_id,
+                corpus_version=self.corpus_version,
+            )
+        )
+
+    def unanswerable(
+        self, chunks: list[SourceChunk], flags: list[WarningFlag], *, text: str = NOT_FOUND_TEXT
+    ) -> AskTrace:
+        """No verified answer: the text, the nearest sources and the flags saying why."""
+        self.timings["total"] = elapsed_ms(self.started)
+        return self._trace(
+            CitedResponse(
+                query=self.query,
+                answer_text=text,
+                answerable=False,
+                source_chunks=chunks[:NEAREST_SOURCES],
+                overall_confidence=0.0,
+                confidence_label=ConfidenceLabel.VERY_LOW,
+                warning_flags=_unique(flags),
+                model_id=self.model_id,
+                corpus_version=self.corpus_version,
+                timings_ms=self.timings,
+            )
+        )
+
+    def answered(
+        self, attempt: Attempt, chunks: list[SourceChunk], flags: list[WarningFlag]
+    ) -> AskTrace:
+        """The verified answer of `attempt`, citing `chunks`."""
+        self.timings["total"] = elapsed_ms(self.started)
+        scored = attempt.scored
+        return self._trace(
+            CitedResponse(
+                query=self.query,
+                answer_text=attempt.gate.answer_text,
+                answerable=True,
+                cited_claims=scored.claims,
+                source_chunks=chunks,
+                overall_confidence=scored.overall_confidence,
+                confidence_label=scored.label,
+                warning_flags=_unique(flags),
+                model_id=attempt.draft.model_id or self.model_id,
+                corpus_version=self.corpus_version,
+                timings_ms=self.timings,
+            )
+        )
+
+    def _trace(self, response: CitedResponse) -> AskTrace:
+        return AskTrace(response, self.retrieved, self.reranked, tuple(self.attempts))
+
+
+def _unique(flags: list[WarningFlag]) -> list[WarningFlag]:
+    return list(dict.fromkeys(flags))
+
+
+def elapsed_ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 2)
