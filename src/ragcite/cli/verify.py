@@ -8,10 +8,12 @@ from typing import Any
 
 import click
 
+from ragcite.cli.context import AppContext
+from ragcite.config import GateSettings, GenerateSettings
 from ragcite.errors import InputError, ModelError
+from ragcite.registry import SUPPORT, installed
 from ragcite.verify.any_answer import read_answer, read_sources, verify_citations
 from ragcite.verify.support import SupportChecker
-from ragcite.verify.support.checker import SemanticLayer
 
 EXIT_UNVERIFIED = 3
 
@@ -34,19 +36,24 @@ EXIT_UNVERIFIED = 3
 )
 @click.option(
     "--support-semantic",
-    type=click.Choice(["minilm", "static", "none"]),
-    default="minilm",
-    show_default=True,
-    help="The support checker's semantic layer: static is several times faster on many claims.",
+    type=click.Choice(installed(SUPPORT), case_sensitive=False),
+    help="The support checker's semantic layer (default: gate.support_semantic, minilm): "
+    "static is several times faster on many claims.",
 )
+@click.pass_obj
 def verify(
+    app: AppContext,
     answer: Path,
     sources_path: Path,
     no_support: bool,
     support_judge: str | None,
-    support_semantic: SemanticLayer,
+    support_semantic: str | None,
 ) -> None:
-    """Verify an answer's citations against its sources; exit 3 if any is unverified."""
+    """Verify an answer's citations against its sources; exit 3 if any is unverified.
+
+    The support checker is the one `ragcite ask` uses, from the same settings ([gate] in
+    the settings file); --support-semantic and --support-judge override them.
+    """
     output = _read_json(answer)
     try:
         read_answer(output)
@@ -59,7 +66,12 @@ def verify(
     report = verify_citations(
         output,
         sources,
-        support_checker=None if no_support else _support_checker(support_judge, support_semantic),
+        support_checker=None
+        if no_support
+        else _support_checker(
+            _gate_settings(app.settings.gate, support_judge, support_semantic),
+            app.settings.generate,
+        ),
     )
     click.echo(json.dumps(report, indent=2, ensure_ascii=False))
     if not report["all_verified"]:
@@ -80,19 +92,26 @@ def _read_json(path: Path) -> Any:
         ) from None
 
 
-def _support_checker(judge: str | None, semantic: SemanticLayer) -> SupportChecker | None:
-    from ragcite.config import GateSettings
+def _gate_settings(gate: GateSettings, judge: str | None, semantic: str | None) -> GateSettings:
+    """The settings' gate section with the command's options laid over it."""
+    options = {"support_judge": judge, "support_semantic": semantic}
+    return gate.model_copy(update={k: v for k, v in options.items() if v is not None})
+
+
+def _support_checker(gate: GateSettings, generate: GenerateSettings) -> SupportChecker | None:
     from ragcite.embed.cached import CachedEmbedder
     from ragcite.embed.minilm import MiniLMEmbedder
     from ragcite.pipeline import with_support_judge
-    from ragcite.verify.support import default_support_checker
+    from ragcite.verify.support import build_support_checker
 
+    layer = gate.support_semantic.casefold()
     try:
-        embedder = CachedEmbedder(MiniLMEmbedder()) if semantic == "minilm" else None
-        checker = default_support_checker(embedder, semantic=semantic)
+        # Only the transformer layer needs the MiniLM embedder; it is not loaded otherwise.
+        embedder = CachedEmbedder(MiniLMEmbedder()) if layer not in ("static", "none") else None
+        checker = build_support_checker(layer, embedder, gate)
     except ModelError:
         return None  # reported as support_checked: false
-    return with_support_judge(checker, GateSettings(support_judge=judge))
+    return with_support_judge(checker, gate, generate)
 
 
 COMMANDS = [verify]
