@@ -96,7 +96,7 @@ class ScoreSettings(_Section):
     @model_validator(mode="before")
     @classmethod
     def _renamed_keys(cls, data: Any) -> Any:
-        """`low_confidence_below` (before 0.2) is `medium_from`: the same floor."""
+        """`low_confidence_below`, the old name of `medium_from` (the same floor), still reads."""
         if isinstance(data, dict) and "low_confidence_below" in data:
             data = dict(data)
             old = data.pop("low_confidence_below")
