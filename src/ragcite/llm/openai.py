@@ -73,14 +73,14 @@ class ChatClient:
         schema_name: str = "answer",
     ) -> str:
         """The assistant's reply to `messages`; JSON in `schema` when one is given."""
-        payload = self.chat_payload(messages, max_tokens, schema, schema_name)
+        payload = self._payload(messages, max_tokens, schema, schema_name)
         return completion_text(payload, self.model_id)
 
     def complete(self, prompt: str, *, max_tokens: int) -> str:
         """The model's plain-text reply to one user message."""
         return self.chat([{"role": "user", "content": prompt}], max_tokens=max_tokens)
 
-    def chat_payload(
+    def _payload(
         self,
         messages: list[dict[str, str]],
         max_tokens: int,
@@ -111,7 +111,7 @@ class ChatClient:
             and ("response_format" in response.text or "json_schema" in response.text)
         ):
             self.response_format = "json_object"  # the server has no structured outputs
-            return self.chat_payload(messages, max_tokens, schema, schema_name)
+            return self._payload(messages, max_tokens, schema, schema_name)
         return self._api.read(response)
 
     def close(self) -> None:
