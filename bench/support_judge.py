@@ -30,7 +30,7 @@ from sklearn.metrics import f1_score
 from ragcite.config import GateSettings, GenerateSettings
 from ragcite.embed.minilm import MiniLMEmbedder
 from ragcite.eval.datasets import LOADERS, SupportPair, split_of
-from ragcite.generate.complete import build_completion
+from ragcite.llm.complete import build_completion
 from ragcite.models import SupportVerdict
 from ragcite.verify.support import default_support_checker
 from ragcite.verify.support.checker import LayeredSupportChecker

@@ -13,7 +13,7 @@ import pytest
 from ragcite.config import Settings, load_settings
 from ragcite.embed.cached import CachedEmbedder
 from ragcite.embed.minilm import MiniLMEmbedder
-from ragcite.generate.local_llama import llama_server, smollm2_path
+from ragcite.llm.local import llama_server, smollm2_path
 from ragcite.pipeline import Ragcite
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -26,31 +26,16 @@ from ragcite.embed.cached import CachedEmbedder
 from ragcite.embed.minilm import MiniLMEmbedder
 from ragcite.errors import ConfigError
 from ragcite.generate.base import Generator
-from ragcite.generate.complete import LazyCompletion
 from ragcite.generate.factory import build_generator
 from ragcite.index.store import Store
-from ragcite.registry import (
-    GENERATORS,
-    RERANKERS,
-    STORES,
-    find_builder,
-    installed,
-    parse_spec,
-    parse_store_url,
-)
+from ragcite.llm.complete import LazyCompletion
+from ragcite.registry import STORES, find_builder, parse_spec, parse_store_url
 from ragcite.rerank.base import Reranker
 from ragcite.rerank.factory import build_reranker
 from ragcite.rerank.learned import LearnedReranker, load_model
 from ragcite.score.calibration import optional_calibration
 from ragcite.score.confidence import Calibration
-from ragcite.verify.support import (
-    JudgedSupportChecker,
-    LayeredSupportChecker,
-    SupportChecker,
-    default_support_checker,
-)
-from ragcite.verify.support.checker import SemanticLayer
-from ragcite.verify.support.learned import load_support_models
+from ragcite.verify.support import JudgedSupportChecker, SupportChecker, build_support_checker
 from ragcite.verify.support.llm_judge import JUDGE_MAX_TOKENS
 
 
@@ -124,9 +109,6 @@ def make_reranker(settings: Settings, embedder: Embedder) -> Reranker:
     rerank = settings.rerank
     spec = parse_spec(rerank.backend)
     if rerank.model_path is None:
-        if spec.name in installed(RERANKERS):
-            builder = find_builder(RERANKERS, spec)
-            return cast(Reranker, builder(spec, embedder=embedder, generate=settings.generate))
         return build_reranker(rerank.backend, embedder, generate=settings.generate)
     if spec.name != "learned" or spec.rest:
         raise ConfigError(
@@ -138,50 +120,15 @@ def make_reranker(settings: Settings, embedder: Embedder) -> Reranker:
 
 def make_generator(settings: Settings, embedder: Embedder) -> Generator:
     """The generator `generate.llm` names; the extractive one when it is unset."""
-    text = settings.generate.llm or "extractive"
-    spec = parse_spec(text)
-    if spec.name in installed(GENERATORS):
-        builder = find_builder(GENERATORS, spec)
-        return cast(Generator, builder(spec, embedder=embedder, settings=settings.generate))
-    return build_generator(text, embedder, settings.generate)
+    return build_generator(settings.generate.llm or "extractive", embedder, settings.generate)
 
 
 def make_support_checker(settings: Settings, embedder: Embedder | None) -> SupportChecker:
     """The gate's support checker (`gate.support_semantic`, `gate.support_model_path`),
     with the LLM judge over it when `gate.support_judge` names a model."""
     gate = settings.gate
-    if gate.support_model_path is None:
-        checker = default_support_checker(embedder, semantic=gate.support_semantic)
-    else:
-        path = Path(gate.support_model_path).expanduser()
-        checker = _support_checker_from(path, gate.support_semantic, embedder)
+    checker = build_support_checker(gate.support_semantic, embedder, gate)
     return with_support_judge(checker, gate, settings.generate)
-
-
-# The model variant each semantic layer runs (see verify/support/checker.py).
-_VARIANTS = {"minilm": "semantic", "static": "static", "none": "lexical"}
-
-
-def _support_checker_from(
-    path: Path, layer: SemanticLayer, embedder: Embedder | None
-) -> SupportChecker:
-    models = load_support_models(path)
-    variant = _VARIANTS[layer]
-    if variant not in models:
-        raise ConfigError(
-            f"gate.support_model_path {path} has no {variant!r} model (it has "
-            f"{', '.join(sorted(models))}): pick gate.support_semantic to match, or retrain "
-            "with scripts/train_support.py"
-        )
-    if layer == "minilm":
-        if embedder is None:
-            raise ValueError('gate.support_semantic = "minilm" needs an embedder')
-        return LayeredSupportChecker(models[variant], embedder=embedder)
-    if layer == "static":
-        from ragcite.embed.static import StaticEmbedder
-
-        return LayeredSupportChecker(models[variant], embedder=StaticEmbedder())
-    return LayeredSupportChecker(models[variant])
 
 
 def with_support_judge(

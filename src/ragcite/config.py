@@ -24,6 +24,7 @@ from ragcite.errors import ConfigError
 
 STORE_ENV = "RAGCITE_STORE"
 CONFIG_ENV = "RAGCITE_CONFIG"
+DEFAULT_CONFIG_FILE = "ragcite.toml"
 
 
 class _Section(BaseModel):
@@ -82,22 +83,61 @@ class GenerateSettings(_Section):
     llm_max_chunks: int = Field(default=6, ge=1, le=50)
 
 
+# The confidence label floors (HIGH, MEDIUM, LOW; below LOW is VERY_LOW): the defaults of
+# `score.high_from`, `score.medium_from` and `score.low_from`.
+HIGH_FROM, MEDIUM_FROM, LOW_FROM = 0.85, 0.65, 0.45
+
+
 class ScoreSettings(_Section):
     claim_weight: float = Field(default=0.6, ge=0.0, le=1.0)
     chunk_weight: float = Field(default=0.4, ge=0.0, le=1.0)
-    # Below this a claim or answer counts as low confidence (the MEDIUM floor).
-    low_confidence_below: float = Field(default=0.65, ge=0.0, le=1.0)
+    # Labels: HIGH from high_from, MEDIUM from medium_from, LOW from low_from, else VERY_LOW.
+    # Below medium_from a claim or answer also counts as low confidence (a warning flag).
+    high_from: float = Field(default=HIGH_FROM, ge=0.0, le=1.0)
+    medium_from: float = Field(default=MEDIUM_FROM, ge=0.0, le=1.0)
+    low_from: float = Field(default=LOW_FROM, ge=0.0, le=1.0)
     calibration_path: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _renamed_keys(cls, data: Any) -> Any:
+        """`low_confidence_below`, the old name of `medium_from` (the same floor), still reads."""
+        if isinstance(data, dict) and "low_confidence_below" in data:
+            data = dict(data)
+            old = data.pop("low_confidence_below")
+            if "medium_from" in data and data["medium_from"] != old:
+                raise ValueError(
+                    "low_confidence_below is the old name of medium_from: set medium_from only"
+                )
+            data["medium_from"] = old
+        return data
+
+    @model_validator(mode="after")
+    def _floors_in_order(self) -> ScoreSettings:
+        if not self.low_from <= self.medium_from <= self.high_from:
+            raise ValueError(
+                "label floors must satisfy low_from <= medium_from <= high_from, but got "
+                f"{self.low_from}, {self.medium_from}, {self.high_from}"
+            )
+        return self
+
+    @property
+    def low_confidence_below(self) -> float:
+        """Below this a claim or answer counts as low confidence: the MEDIUM floor."""
+        return self.medium_from
 
 
 class GateSettings(_Section):
     policy: Literal["strict", "annotate"] = "annotate"
     retry_on_failure: bool = True
-    min_overall_confidence: float = Field(default=0.45, ge=0.0, le=1.0)
+    # Below this overall confidence the answer is regenerated once; by default (in Settings)
+    # the LOW label floor, `score.low_from`.
+    min_overall_confidence: float = Field(default=LOW_FROM, ge=0.0, le=1.0)
     # The support checker's semantic layer: "minilm" (most accurate; at ask time it reuses
-    # the reranker's vectors), "static" (lookup-table vectors, for many fresh claims), "none".
-    support_semantic: Literal["minilm", "static", "none"] = "minilm"
-    # A support-model file from scripts/train_support.py, instead of the packaged one.
+    # the reranker's vectors), "static" (lookup-table vectors, for many fresh claims), "none",
+    # or the name of a support checker a plugin registers (entry-point group ragcite.support).
+    support_semantic: str = "minilm"
+    # A support-model file from `ragcite train support`, instead of the packaged one.
     support_model_path: str | None = None
     # Optional LLM judge for borderline support scores (off by default): an LLM spec as
     # for generate.llm. It judges scores in [partial threshold - below, supported + above].
@@ -140,9 +180,33 @@ class Settings(_Section):
             data["store"] = str(data["store"])
         return data
 
+    @model_validator(mode="before")
+    @classmethod
+    def _retry_floor_follows_the_low_label(cls, data: Any) -> Any:
+        """Unless set, `gate.min_overall_confidence` is `score.low_from`: one number."""
+        if not isinstance(data, dict):
+            return data
+        score, gate = data.get("score"), data.get("gate")
+        low = score.get("low_from") if isinstance(score, dict) else None
+        if low is None or (isinstance(gate, dict) and "min_overall_confidence" in gate):
+            return data
+        if gate is not None and not isinstance(gate, dict):
+            return data  # a GateSettings object: its value stands
+        return {**data, "gate": {**(gate or {}), "min_overall_confidence": low}}
+
 
 def default_store_path() -> Path:
     return Path(platformdirs.user_data_dir("ragcite")) / "ragcite.db"
+
+
+def config_file_path(explicit: Path | None = None) -> Path:
+    """The settings file in use: `explicit`, else $RAGCITE_CONFIG, else ./ragcite.toml
+    (which need not exist).
+
+    >>> config_file_path(Path("hr.toml"))
+    PosixPath('hr.toml')
+    """
+    return explicit or _env_path(CONFIG_ENV) or Path(DEFAULT_CONFIG_FILE)
 
 
 def load_settings(
@@ -158,7 +222,7 @@ def load_settings(
     `store` (or its deprecated `store_path`). `store_path=` is a deprecated alias of `store`.
     """
     data: dict[str, Any] = {}
-    path = config_path or _env_path(CONFIG_ENV) or Path("ragcite.toml")
+    path = config_file_path(config_path)
     if config_path is not None and not path.exists():
         raise ConfigError(f"{path}: settings file not found")
     if path.exists():

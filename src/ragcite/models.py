@@ -147,6 +147,8 @@ class CitedClaim(BaseModel):
     source_chunk_ids: list[str] = Field(default_factory=list)
     citations: list[Citation] = Field(default_factory=list)
     attribution_confidence: Score = 0.0
+    # Set by the score stage from the settings' label floors (`score.high_from`, ...).
+    confidence_label: ConfidenceLabel | None = None
     is_synthesized: bool = False
     verified: bool = False
 

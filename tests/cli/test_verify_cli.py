@@ -87,3 +87,23 @@ def test_missing_file_and_bad_shape(tmp_path: Path) -> None:
     assert shaped.stderr == (
         f"Error: {bad_sources}: source 1 needs an id (chunk_id, source_id or id) and a text\n"
     )
+
+
+def test_verify_reads_the_settings_file_and_options_override_it(tmp_path: Path) -> None:
+    answer = write(
+        tmp_path / "answer.json",
+        {"citations": [{"source_id": "backups", "quote": "kept for 35 days"}]},
+    )
+    sources = write(tmp_path / "chunks.json", SOURCES)
+    config = tmp_path / "ragcite.toml"
+    config.write_text('[gate]\nsupport_semantic = "bert"\n', encoding="utf-8")
+    args = ["--config", str(config), "verify", str(answer), "--sources", str(sources)]
+    from_file = CliRunner().invoke(cli, args)
+    assert from_file.exit_code == 1
+    assert "no support checker backend named 'bert'" in from_file.stderr
+    overridden = CliRunner().invoke(cli, [*args, "--support-semantic", "none"])
+    assert overridden.exit_code == 0, overridden.output
+    assert json.loads(overridden.stdout)["support_checked"]
+    config.write_text('[gate]\nsupport_judge = "opneai:gpt-4o"\n', encoding="utf-8")
+    judged = CliRunner().invoke(cli, [*args, "--support-semantic", "none"])
+    assert judged.exit_code == 1 and "'opneai:gpt-4o' is not recognised" in judged.stderr

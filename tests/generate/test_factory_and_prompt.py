@@ -95,3 +95,10 @@ def test_ask_llm_option_reports_a_bad_spec_in_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.stderr.startswith("Error: LLM spec 'gpt-4' is not recognised: use extractive")
     assert result.stderr.count("\n") == 1
+
+
+def test_every_built_in_generator_is_an_entry_point() -> None:
+    from ragcite.registry import GENERATORS, installed
+
+    names = {"extractive", "openai", "openai-compatible", "anthropic", "local"}
+    assert names <= set(installed(GENERATORS))

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from ragcite.errors import ConfigError
-from ragcite.generate.local_llama import LocalLlamaGenerator, smollm2_path
+from ragcite.generate.local_llama import LocalLlamaGenerator
+from ragcite.llm.local import smollm2_path
 from ragcite.models import SourceChunk
 
 

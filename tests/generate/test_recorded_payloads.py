@@ -11,8 +11,8 @@ import pytest
 
 from ragcite.errors import UnusableOutputError
 from ragcite.generate.anthropic import draft_from_message, messages_request
-from ragcite.generate.openai_compat import completion_text
 from ragcite.generate.parse import parse_draft
+from ragcite.llm.openai import completion_text
 from ragcite.models import QuoteStatus, SourceChunk
 from ragcite.verify.gate import verify_answer
 

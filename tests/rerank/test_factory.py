@@ -108,3 +108,9 @@ def test_a_missing_key_does_not_break_ingest(
             rag.search("How long is parental leave?")
     finally:
         rag.close()
+
+
+def test_every_built_in_reranker_is_an_entry_point() -> None:
+    from ragcite.registry import RERANKERS, installed
+
+    assert {"learned", "cross-encoder", "cohere", "llm"} <= set(installed(RERANKERS))

@@ -71,3 +71,19 @@ def test_calibration_map_is_applied() -> None:
 def test_no_claims_means_zero_confidence() -> None:
     scored = score_answer([], [], ScoreSettings())
     assert scored.overall_confidence == 0.0 and scored.label is ConfidenceLabel.VERY_LOW
+
+
+def test_labels_follow_the_settings() -> None:
+    strict = ScoreSettings(high_from=0.95, medium_from=0.8, low_from=0.6)
+    assert label_for(0.9, strict) is ConfidenceLabel.MEDIUM
+    assert label_for(0.7, strict) is ConfidenceLabel.LOW
+    assert label_for(0.5, strict) is ConfidenceLabel.VERY_LOW
+    claims = [_claim(QuoteStatus.EXACT, 0.9)]
+    default = score_answer(claims, [_chunk(0.9)], ScoreSettings())
+    moved = score_answer(claims, [_chunk(0.9)], ScoreSettings(high_from=0.99, medium_from=0.95))
+    assert default.label is ConfidenceLabel.HIGH and moved.label is ConfidenceLabel.LOW
+    assert default.claims[0].confidence_label is ConfidenceLabel.HIGH
+    assert moved.claims[0].confidence_label is ConfidenceLabel.LOW
+    # Below medium_from the answer is flagged as low confidence.
+    assert "low_overall_confidence" in [f.code for f in moved.flags]
+    assert "low_overall_confidence" not in [f.code for f in default.flags]

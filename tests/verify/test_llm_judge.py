@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from ragcite.errors import ConfigError, GenerationError
-from ragcite.generate.complete import build_completion
+from ragcite.llm.complete import build_completion
 from ragcite.models import SupportVerdict
 from ragcite.verify.support import (
     JudgedSupportChecker,

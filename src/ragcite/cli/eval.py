@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -17,7 +16,7 @@ from rich.table import Table as RichTable
 
 from ragcite.cli.context import AppContext
 from ragcite.compose import local_data_dir, make_support_checker, shown_store, store_file
-from ragcite.config import CONFIG_ENV, Settings
+from ragcite.config import Settings, config_file_path
 from ragcite.errors import InputError
 from ragcite.eval.datasets import LOADERS
 from ragcite.eval.harness import PARTS, evaluate
@@ -68,9 +67,7 @@ def _calibration_target(app: AppContext, settings: Settings, explicit: Path | No
         return explicit
     if settings.score.calibration_path:
         return Path(settings.score.calibration_path).expanduser()
-    config = app.config_path or (
-        Path(os.environ[CONFIG_ENV]) if os.environ.get(CONFIG_ENV) else Path("ragcite.toml")
-    )
+    config = config_file_path(app.config_path)
     if config.is_file():
         return config.with_name("calibration.json")
     store = store_file(settings)
@@ -332,9 +329,7 @@ def tune_command(
         f"# ragcite eval tune: {dataset}\n\n" + markdown([table]), encoding="utf-8"
     )
     _print([candidate_table(result.candidates, 10)], app.console)
-    base = app.config_path or (
-        Path(os.environ[CONFIG_ENV]) if os.environ.get(CONFIG_ENV) else Path("ragcite.toml")
-    )
+    base = config_file_path(app.config_path)
     text = tuned_settings_toml(base, result.best, markdown([table]))
     (folder / "tuned.toml").write_text(text, encoding="utf-8")
     target = write_to or base

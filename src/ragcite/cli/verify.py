@@ -10,9 +10,9 @@ import click
 
 from ragcite.cli.context import AppContext
 from ragcite.errors import InputError, ModelError
+from ragcite.registry import SUPPORT, installed
 from ragcite.verify.any_answer import read_answer, read_sources, verify_citations
 from ragcite.verify.support import SupportChecker
-from ragcite.verify.support.checker import SemanticLayer
 
 EXIT_UNVERIFIED = 3
 
@@ -35,10 +35,9 @@ EXIT_UNVERIFIED = 3
 )
 @click.option(
     "--support-semantic",
-    type=click.Choice(["minilm", "static", "none"]),
-    default="minilm",
-    show_default=True,
-    help="The support checker's semantic layer: static is several times faster on many claims.",
+    type=click.Choice(installed(SUPPORT), case_sensitive=False),
+    help="The support checker's semantic layer (default: gate.support_semantic, minilm): "
+    "static is several times faster on many claims.",
 )
 @click.pass_obj
 def verify(
@@ -47,9 +46,13 @@ def verify(
     sources_path: Path,
     no_support: bool,
     support_judge: str | None,
-    support_semantic: SemanticLayer,
+    support_semantic: str | None,
 ) -> None:
-    """Verify an answer's citations against its sources; exit 3 if any is unverified."""
+    """Verify an answer's citations against its sources; exit 3 if any is unverified.
+
+    The support checker is the one `ragcite ask` uses, from the same settings ([gate] in
+    the settings file); --support-semantic and --support-judge override them.
+    """
     output = _read_json(answer)
     try:
         read_answer(output)
@@ -86,18 +89,21 @@ def _read_json(path: Path) -> Any:
 
 
 def _support_checker(
-    app: AppContext, judge: str | None, semantic: SemanticLayer
+    app: AppContext, judge: str | None, semantic: str | None
 ) -> SupportChecker | None:
-    """The settings' support checker with the command's choices; None when its model
-    cannot be loaded (reported as support_checked: false)."""
+    """The settings' support checker with the command's choices laid over it; None when
+    its model cannot be loaded (reported as support_checked: false)."""
     from ragcite.compose import make_embedder, make_support_checker
 
-    app.overrides["gate.support_semantic"] = semantic
+    if semantic:
+        app.overrides["gate.support_semantic"] = semantic
     if judge:
         app.overrides["gate.support_judge"] = judge
     settings = app.settings
     try:
-        embedder = make_embedder(settings) if semantic == "minilm" else None
+        # Only the transformer layer needs the MiniLM embedder; it is not loaded otherwise.
+        layer = settings.gate.support_semantic.casefold()
+        embedder = make_embedder(settings) if layer not in ("static", "none") else None
         return make_support_checker(settings, embedder)
     except ModelError:
         return None

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ragcite.config import GenerateSettings
 from ragcite.errors import GenerationError, UnusableOutputError
 from ragcite.generate.prompt import retry_prompt
-from ragcite.llm.http import api_key, http_client
+from ragcite.llm.anthropic import ANTHROPIC_BASE_URL, ANTHROPIC_KEY_ENV, MessagesClient
 from ragcite.models import DraftAnswer, DraftCitation, DraftClaim, SourceChunk
 
-ANTHROPIC_BASE_URL = "https://api.anthropic.com/v1"
-ANTHROPIC_KEY_ENV = "ANTHROPIC_API_KEY"
-ANTHROPIC_VERSION = "2023-06-01"
+_DEFAULTS = GenerateSettings()
 NOT_FOUND_MARK = "NOT_IN_DOCUMENTS"
 
 INSTRUCTIONS = (
@@ -44,16 +43,17 @@ class AnthropicGenerator:
         *,
         base_url: str = ANTHROPIC_BASE_URL,
         api_key_env: str = ANTHROPIC_KEY_ENV,
-        max_tokens: int = 1024,
-        max_chunks: int = 8,
-        timeout_s: float = 120.0,
+        max_tokens: int = _DEFAULTS.llm_max_tokens,
+        max_chunks: int = _DEFAULTS.llm_max_chunks,
+        timeout_s: float = _DEFAULTS.llm_timeout_s,
     ) -> None:
-        key = api_key(api_key_env, "Anthropic")
-        headers = {"x-api-key": key, "anthropic-version": ANTHROPIC_VERSION}
-        self._client = http_client(base_url, headers, timeout_s)
-        self._key_env = api_key_env
-        self.model = model
-        self.model_id = f"anthropic:{model}"
+        if max_tokens < 1:
+            raise ValueError(f"max_tokens must be > 0, but got {max_tokens}")
+        self._claude = MessagesClient(
+            model, base_url=base_url, api_key_env=api_key_env, timeout_s=timeout_s
+        )
+        self.model = self._claude.model
+        self.model_id = self._claude.model_id
         self.max_tokens = max_tokens
         self.max_chunks = max_chunks
 
@@ -67,58 +67,10 @@ class AnthropicGenerator:
         body = messages_request(
             self.model, query, chunks, violations=violations, max_tokens=self.max_tokens
         )
-        return draft_from_message(self._post(body), chunks, model_id=self.model_id)
-
-    def complete(self, prompt: str) -> str:
-        """Claude's plain-text reply to one user message (temperature 0)."""
-        body = {
-            "model": self.model,
-            "max_tokens": self.max_tokens,
-            "temperature": 0,
-            "messages": [{"role": "user", "content": prompt}],
-        }
-        payload = self._post(body)
-        blocks = payload.get("content")
-        text = "".join(
-            str(b.get("text", ""))
-            for b in (blocks if isinstance(blocks, list) else [])
-            if isinstance(b, dict) and b.get("type") == "text"
-        )
-        if not text.strip():
-            raise UnusableOutputError(f"{self.model_id} returned no text")
-        return text
-
-    def _post(self, body: dict[str, Any]) -> dict[str, Any]:
-        """POST /messages; the parsed JSON response."""
-        import httpx
-
-        try:
-            response = self._client.post("/messages", json=body)
-        except httpx.TimeoutException:
-            raise GenerationError(f"{self.model_id}: no answer within the timeout") from None
-        except httpx.HTTPError as exc:
-            raise GenerationError(
-                f"cannot reach the Anthropic API ({type(exc).__name__})"
-            ) from None
-        if response.status_code in (401, 403):
-            raise GenerationError(
-                f"the Anthropic API rejected the request "
-                f"({response.status_code}): check ${self._key_env}"
-            )
-        if response.status_code >= 400:
-            raise GenerationError(
-                f"{self.model_id}: HTTP {response.status_code}: {response.text[:200]}"
-            )
-        try:
-            payload = response.json()
-        except ValueError:
-            raise GenerationError(f"{self.model_id}: the response is not JSON") from None
-        if not isinstance(payload, dict):
-            raise GenerationError(f"{self.model_id}: unexpected response shape")
-        return payload
+        return draft_from_message(self._claude.create(body), chunks, model_id=self.model_id)
 
     def close(self) -> None:
-        self._client.close()
+        self._claude.close()
 
 
 def messages_request(
@@ -127,7 +79,7 @@ def messages_request(
     chunks: list[SourceChunk],
     *,
     violations: list[str] | None = None,
-    max_tokens: int = 1024,
+    max_tokens: int = _DEFAULTS.llm_max_tokens,
 ) -> dict[str, Any]:
     """The Messages API request body: one document block per chunk, then the question."""
     content: list[dict[str, Any]] = [

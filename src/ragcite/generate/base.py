@@ -20,11 +20,3 @@ class Generator(Protocol):
     ) -> DraftAnswer:
         """A draft answer citing `chunks`. `violations` names what failed the gate last time."""
         ...
-
-
-class LLMGenerator(Generator, Protocol):
-    """A generator backed by a language model, which also answers a plain prompt."""
-
-    def complete(self, prompt: str) -> str:
-        """The model's plain-text reply to `prompt` (temperature 0)."""
-        ...

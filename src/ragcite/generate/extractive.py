@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ragcite.config import GenerateSettings
 from ragcite.embed.base import Embedder
 from ragcite.models import DraftAnswer, DraftCitation, DraftClaim, SourceChunk
 from ragcite.rerank.question_parts import question_parts
@@ -32,6 +33,8 @@ _MIN_WORDS = 5
 _MIN_UNPUNCTUATED_WORDS = 10
 # Near-duplicate sentences (the same rule restated in an overlapping chunk) are cited once.
 _DUPLICATE_SIMILARITY = 0.92
+# The extractive generator reads the top chunks only: lower ones rarely hold the answer.
+EXTRACTIVE_MAX_CHUNKS = 5
 
 
 @dataclass(frozen=True)
@@ -51,21 +54,19 @@ class ExtractiveGenerator:
     def __init__(
         self,
         embedder: Embedder,
+        settings: GenerateSettings | None = None,
         *,
-        max_claims: int = 4,
-        min_relevance: float = 0.50,
-        max_chunks: int = 5,
-        relative_margin: float = 0.05,
+        max_chunks: int = EXTRACTIVE_MAX_CHUNKS,
     ) -> None:
-        if max_claims < 1:
-            raise ValueError(f"max_claims must be > 0, but got {max_claims}")
+        """`settings` gives `max_claims`, `min_sentence_relevance` and `claim_margin`."""
+        settings = settings or GenerateSettings()
         if max_chunks < 1:
             raise ValueError(f"max_chunks must be > 0, but got {max_chunks}")
         self.embedder = embedder
-        self.max_claims = max_claims
-        self.min_relevance = min_relevance
+        self.max_claims = settings.max_claims
+        self.min_relevance = settings.min_sentence_relevance
         self.max_chunks = max_chunks
-        self.relative_margin = relative_margin
+        self.relative_margin = settings.claim_margin
 
     def generate(
         self, query: str, chunks: list[SourceChunk], *, violations: list[str] | None = None

@@ -72,7 +72,7 @@ def claim_json(claim: CitedClaim, response: CitedResponse) -> dict[str, Any]:
     return {
         "text": claim.claim_text,
         "confidence": round(claim.attribution_confidence, 4),
-        "confidence_label": str(label_for(claim.attribution_confidence)),
+        "confidence_label": str(claim.confidence_label or label_for(claim.attribution_confidence)),
         "verified": claim.verified,
         "is_synthesized": claim.is_synthesized,
         "citations": [citation_json(c, response.chunk(c.chunk_id)) for c in claim.citations],

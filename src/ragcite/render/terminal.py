@@ -28,7 +28,7 @@ def print_response(response: CitedResponse, console: Console) -> None:
             console.print(Text(f"  • {chunk.display}", style="cyan"))
             console.print(Text(f"    {_excerpt(chunk.chunk_text)}", style="dim"))
     for number, claim in enumerate(response.cited_claims, start=1):
-        label = label_for(claim.attribution_confidence)
+        label = claim.confidence_label or label_for(claim.attribution_confidence)
         head = Text(f"{number}. ", style="bold")
         head.append(claim.claim_text)
         head.append(f"  [{label} {claim.attribution_confidence:.2f}]", style=LABEL_STYLES[label])

@@ -1,6 +1,6 @@
 """An LLM as the reranker: one short prompt per chunk, "how well does it answer, 0 to 10?".
 
-`complete(prompt) -> text` is any model call (`ragcite.generate.complete`). Replies are
+`complete(prompt) -> text` is any model call (`ragcite.llm.complete`). Replies are
 read leniently: "8", "8/10", "Score: 7.5", "**9**", "I'd say 6 out of 10", "85%", or a
 plain yes/no; a decimal no larger than 1 ("0.5", "1.0") is taken as already on a 0–1
 scale, as small models often answer that way. A reply with no readable verdict (or an

@@ -13,9 +13,12 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from ragcite.config import RetrieveSettings
 from ragcite.embed.base import Embedder
 from ragcite.index.store import ScoredChunk, SearchFilters, Store
 from ragcite.models import SourceChunk
+
+_DEFAULTS = RetrieveSettings()
 
 
 @dataclass(frozen=True)
@@ -33,8 +36,8 @@ class HybridRetriever:
         store: Store,
         embedder: Embedder,
         *,
-        candidates: int = 30,
-        rrf_k: int = 60,
+        candidates: int = _DEFAULTS.candidates_per_retriever,
+        rrf_k: int = _DEFAULTS.rrf_k,
     ) -> None:
         if candidates < 1:
             raise ValueError(f"candidates must be > 0, but got {candidates}")
@@ -46,7 +49,7 @@ class HybridRetriever:
         self.rrf_k = rrf_k
 
     def retrieve(
-        self, query: str, k: int = 8, filters: SearchFilters | None = None
+        self, query: str, k: int = _DEFAULTS.top_k, filters: SearchFilters | None = None
     ) -> RetrievalResult:
         """The k best chunks by RRF over dense and keyword rankings."""
         if k < 1:

@@ -30,13 +30,9 @@ QUOTE_STRENGTH = {
     QuoteStatus.FUZZY: 0.75,
     QuoteStatus.NOT_FOUND: 0.0,
 }
-LABEL_FLOORS = (
-    (ConfidenceLabel.HIGH, 0.85),
-    (ConfidenceLabel.MEDIUM, 0.65),
-    (ConfidenceLabel.LOW, 0.45),
-)
 
 Calibration = Callable[[float], float]
+_DEFAULT_SCORE = ScoreSettings()
 
 
 @dataclass(frozen=True)
@@ -76,8 +72,19 @@ def blend_claim_confidence(signals: ClaimSignals) -> float:
     return _unit(sum(w * v for w, v in parts) / sum(w for w, _ in parts))
 
 
-def label_for(confidence: float) -> ConfidenceLabel:
-    for label, floor in LABEL_FLOORS:
+def label_for(confidence: float, settings: ScoreSettings | None = None) -> ConfidenceLabel:
+    """The label of a confidence under the settings' floors (default 0.85 / 0.65 / 0.45).
+
+    >>> label_for(0.7), label_for(0.7, ScoreSettings(medium_from=0.75))
+    (<ConfidenceLabel.MEDIUM: 'MEDIUM'>, <ConfidenceLabel.LOW: 'LOW'>)
+    """
+    settings = settings or _DEFAULT_SCORE
+    floors = (
+        (ConfidenceLabel.HIGH, settings.high_from),
+        (ConfidenceLabel.MEDIUM, settings.medium_from),
+        (ConfidenceLabel.LOW, settings.low_from),
+    )
+    for label, floor in floors:
         if confidence >= floor:
             return label
     return ConfidenceLabel.VERY_LOW
@@ -106,7 +113,10 @@ def score_answer(
     for claim, own in zip(claims, reported, strict=True):
         raw = blend_claim_confidence(claim_signals(claim, by_id, self_reported=own))
         value = _unit(calibration(raw)) if calibration else raw
-        scored.append(claim.model_copy(update={"attribution_confidence": value}))
+        label = label_for(value, settings)
+        scored.append(
+            claim.model_copy(update={"attribution_confidence": value, "confidence_label": label})
+        )
     if not scored:
         return ScoredAnswer([], 0.0, ConfidenceLabel.VERY_LOW, [])
     claim_mean = sum(c.attribution_confidence for c in scored) / len(scored)
@@ -122,7 +132,7 @@ def score_answer(
     low = sum(1 for c in scored if c.attribution_confidence < settings.low_confidence_below)
     if low * 2 > len(scored):
         flags.append(flag("majority_claims_low_confidence", low=low, total=len(scored)))
-    return ScoredAnswer(scored, overall, label_for(overall), flags)
+    return ScoredAnswer(scored, overall, label_for(overall, settings), flags)
 
 
 def _unit(value: float) -> float:

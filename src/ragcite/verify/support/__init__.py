@@ -10,8 +10,8 @@ from ragcite.verify.support.checker import (
     LayeredSupportChecker,
     SupportChecker,
     SupportResult,
-    default_support_checker,
 )
+from ragcite.verify.support.factory import build_support_checker, default_support_checker
 from ragcite.verify.support.llm_judge import JudgedSupportChecker
 
 __all__ = [
@@ -19,5 +19,6 @@ __all__ = [
     "LayeredSupportChecker",
     "SupportChecker",
     "SupportResult",
+    "build_support_checker",
     "default_support_checker",
 ]

@@ -1,6 +1,6 @@
 """The layered support checker: hard checks, lexical alignment, embeddings, learned score.
 
->>> checker = default_support_checker(MiniLMEmbedder())
+>>> checker = LayeredSupportChecker(load_support_models()["semantic"], embedder=MiniLMEmbedder())
 >>> result = checker.check("The warranty lasts 7 years.", ["The warranty lasts 3 years."])
 >>> result.verdict, result.reasons[0]
 (<SupportVerdict.CONTRADICTED: 'contradicted'>,
@@ -16,7 +16,7 @@ from ragcite.embed.base import Embedder
 from ragcite.models import SupportVerdict
 from ragcite.verify.markers import strip_citation_markers
 from ragcite.verify.support.hard_checks import HardCheckResult, run_hard_checks
-from ragcite.verify.support.learned import SupportModel, load_support_models
+from ragcite.verify.support.learned import SupportModel
 from ragcite.verify.support.lexical import LexicalResult, lexical_support
 from ragcite.verify.support.semantic import SemanticScorer
 
@@ -128,27 +128,3 @@ class LayeredSupportChecker:
 
 
 SemanticLayer = Literal["minilm", "static", "none"]
-
-
-def default_support_checker(
-    embedder: Embedder | None = None, *, semantic: SemanticLayer | None = None
-) -> SupportChecker:
-    """The shipped checker. `semantic` picks layer 3: "minilm" (cosine with `embedder`,
-    the most accurate), "static" (the shipped lookup-table vectors: no transformer, for
-    checking many fresh claims fast) or "none"; by default "minilm" when an embedder is
-    given, else "none".
-
-    >>> checker = default_support_checker(MiniLMEmbedder())
-    >>> checker.check("Returns are free.", ["Returning an item costs nothing."]).verdict
-    """
-    layer = semantic or ("minilm" if embedder is not None else "none")
-    models = load_support_models()
-    if layer == "minilm":
-        if embedder is None:
-            raise ValueError('semantic="minilm" needs an embedder')
-        return LayeredSupportChecker(models["semantic"], embedder=embedder)
-    if layer == "static":
-        from ragcite.embed.static import StaticEmbedder
-
-        return LayeredSupportChecker(models["static"], embedder=StaticEmbedder())
-    return LayeredSupportChecker(models["lexical"])

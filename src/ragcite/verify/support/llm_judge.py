@@ -32,13 +32,13 @@ import threading
 from collections.abc import Callable
 from dataclasses import replace
 
+from ragcite.config import GateSettings
 from ragcite.errors import ConfigError, ModelError
 from ragcite.models import SupportVerdict
 from ragcite.verify.support.checker import LayeredSupportChecker, SupportChecker, SupportResult
 from ragcite.verify.support.judge_prompt import judge_prompt, parse_judge_reply
 
-DEFAULT_BELOW = 0.05
-DEFAULT_ABOVE = 0.15
+_GATE = GateSettings()  # the band margins' defaults: gate.support_judge_below / _above
 # A reply needs one word; a little room for models that explain themselves first.
 JUDGE_MAX_TOKENS = 24
 MAX_EVIDENCE_CHARS = 4000
@@ -67,8 +67,8 @@ class JudgedSupportChecker:
         model_id: str,
         supported_threshold: float | None = None,
         partial_threshold: float | None = None,
-        below: float = DEFAULT_BELOW,
-        above: float = DEFAULT_ABOVE,
+        below: float = _GATE.support_judge_below,
+        above: float = _GATE.support_judge_above,
         max_evidence_chars: int = MAX_EVIDENCE_CHARS,
     ) -> None:
         if supported_threshold is None or partial_threshold is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ragcite.errors import ConfigError
-from ragcite.generate.complete import LazyCompletion, build_completion
+from ragcite.llm.complete import LazyCompletion, build_completion
 
 
 def test_plain_completion_over_http(llama_server_url: str) -> None:
