@@ -100,7 +100,8 @@ def postgres_server() -> Iterator[EmbeddedPostgres]:
 
 @pytest.fixture
 def postgres_url(postgres_server: EmbeddedPostgres) -> Iterator[str]:
-    """The URL of a fresh database with pgvector installed, dropped after the test."""
-    name = postgres_server.new_database()
-    yield postgres_server.url(name)
-    postgres_server.drop_database(name)
+    """The URL of a fresh, empty store location (its own schema, in a database with
+    pgvector installed), dropped after the test."""
+    schema = postgres_server.new_schema()
+    yield postgres_server.schema_url(schema)
+    postgres_server.drop_schema(schema)

@@ -27,67 +27,69 @@ TEXT_SEARCH_CONFIG = "ragcite_english"
 a question made only of stopwords ("what is it") still finds the chunks that say them."""
 
 
+M001_CREATE_TABLES = """
+CREATE TABLE ragcite_meta (
+    key TEXT PRIMARY KEY,
+    value BIGINT NOT NULL
+);
+INSERT INTO ragcite_meta (key, value) VALUES ('generation', 0);
+
+CREATE TABLE ragcite_documents (
+    document_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    corpus TEXT NOT NULL,
+    title TEXT NOT NULL,
+    url TEXT,
+    source_uri TEXT NOT NULL,
+    content_sha256 TEXT NOT NULL,
+    effective_date DATE,
+    ingested_at TIMESTAMPTZ NOT NULL,
+    last_verified TIMESTAMPTZ,
+    status TEXT NOT NULL,
+    superseded_by INTEGER,
+    access TEXT[] NOT NULL DEFAULT '{{}}',
+    extracted_text TEXT NOT NULL,
+    pages JSONB NOT NULL DEFAULT '[]',
+    PRIMARY KEY (document_id, version)
+);
+CREATE INDEX ragcite_documents_sha ON ragcite_documents (document_id, content_sha256);
+CREATE INDEX ragcite_documents_corpus ON ragcite_documents (corpus, status);
+
+CREATE TABLE ragcite_chunks (
+    id BIGSERIAL PRIMARY KEY,
+    chunk_id TEXT NOT NULL UNIQUE,
+    document_id TEXT NOT NULL,
+    document_version INTEGER NOT NULL,
+    ordinal INTEGER NOT NULL,
+    page_number INTEGER,
+    section_heading TEXT,
+    chunk_text TEXT NOT NULL,
+    char_start INTEGER NOT NULL,
+    char_end INTEGER NOT NULL,
+    embedding vector({dimension}) NOT NULL,
+    search tsvector NOT NULL,
+    FOREIGN KEY (document_id, document_version)
+        REFERENCES ragcite_documents (document_id, version) ON DELETE CASCADE
+);
+CREATE INDEX ragcite_chunks_document
+    ON ragcite_chunks (document_id, document_version, ordinal);
+
+CREATE TABLE ragcite_feedback (
+    id BIGSERIAL PRIMARY KEY,
+    created_at TIMESTAMPTZ NOT NULL,
+    query TEXT NOT NULL,
+    rating TEXT NOT NULL,
+    chunk_id TEXT,
+    claim_text TEXT,
+    comment TEXT,
+    response_json TEXT
+);
+"""
+"""The tables, the vector column sized by `{dimension}` (`{{}}` is an empty array)."""
+
+
 def _m001_create_tables(dimension: int) -> sql.Composed | sql.SQL:
-    return sql.SQL(
-        """
-        CREATE TABLE ragcite_meta (
-            key TEXT PRIMARY KEY,
-            value BIGINT NOT NULL
-        );
-        INSERT INTO ragcite_meta (key, value) VALUES ('generation', 0);
-
-        CREATE TABLE ragcite_documents (
-            document_id TEXT NOT NULL,
-            version INTEGER NOT NULL,
-            corpus TEXT NOT NULL,
-            title TEXT NOT NULL,
-            url TEXT,
-            source_uri TEXT NOT NULL,
-            content_sha256 TEXT NOT NULL,
-            effective_date DATE,
-            ingested_at TIMESTAMPTZ NOT NULL,
-            last_verified TIMESTAMPTZ,
-            status TEXT NOT NULL,
-            superseded_by INTEGER,
-            access TEXT[] NOT NULL DEFAULT '{{}}',
-            extracted_text TEXT NOT NULL,
-            pages JSONB NOT NULL DEFAULT '[]',
-            PRIMARY KEY (document_id, version)
-        );
-        CREATE INDEX ragcite_documents_sha ON ragcite_documents (document_id, content_sha256);
-        CREATE INDEX ragcite_documents_corpus ON ragcite_documents (corpus, status);
-
-        CREATE TABLE ragcite_chunks (
-            id BIGSERIAL PRIMARY KEY,
-            chunk_id TEXT NOT NULL UNIQUE,
-            document_id TEXT NOT NULL,
-            document_version INTEGER NOT NULL,
-            ordinal INTEGER NOT NULL,
-            page_number INTEGER,
-            section_heading TEXT,
-            chunk_text TEXT NOT NULL,
-            char_start INTEGER NOT NULL,
-            char_end INTEGER NOT NULL,
-            embedding vector({dimension}) NOT NULL,
-            search tsvector NOT NULL,
-            FOREIGN KEY (document_id, document_version)
-                REFERENCES ragcite_documents (document_id, version) ON DELETE CASCADE
-        );
-        CREATE INDEX ragcite_chunks_document
-            ON ragcite_chunks (document_id, document_version, ordinal);
-
-        CREATE TABLE ragcite_feedback (
-            id BIGSERIAL PRIMARY KEY,
-            created_at TIMESTAMPTZ NOT NULL,
-            query TEXT NOT NULL,
-            rating TEXT NOT NULL,
-            chunk_id TEXT,
-            claim_text TEXT,
-            comment TEXT,
-            response_json TEXT
-        );
-        """
-    ).format(dimension=sql.Literal(dimension))
+    return sql.SQL(M001_CREATE_TABLES).format(dimension=sql.Literal(dimension))
 
 
 def _m002_text_search(dimension: int) -> sql.Composed | sql.SQL:

@@ -74,8 +74,12 @@ def dense_search(
         conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", (str(ef_search),))
         rows = conn.execute(query, params).fetchall()
         if len(rows) < k:
-            # Fewer than k passed the filters within the scan's limit: ask exactly.
-            conn.execute("SET LOCAL enable_indexscan = off")
+            # Fewer than k passed the filters within the scan's limit: ask exactly, with
+            # no index scan (HNSW offers no other kind), so every eligible chunk is seen.
+            conn.execute(
+                "SET LOCAL enable_indexscan = off; SET LOCAL enable_seqscan = on; "
+                "SET LOCAL enable_bitmapscan = on; SET LOCAL enable_sort = on"
+            )
             rows = conn.execute(query, params).fetchall()
     return [ScoredChunk(chunk_from_row(r), 1.0 - float(r["distance"])) for r in rows]
 
