@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import multiprocessing
 import socket
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -194,6 +197,34 @@ def test_two_processes_ingesting_one_document_leave_one_row_per_version(
     store.close()
 
 
+def test_a_writer_waits_for_the_one_holding_its_document(postgres_url: str) -> None:
+    store = PostgresStore(postgres_url, dimension=DIMENSION)
+    holding, release = threading.Event(), threading.Event()
+
+    def first() -> None:
+        with store.write() as writer:
+            assert writer.versions("doc") == []
+            writer.add_version(version("doc", 1, ["first"], sha="first"))
+            holding.set()
+            assert release.wait(30)
+
+    with ThreadPoolExecutor(2) as pool:
+        holder = pool.submit(first)
+        assert holding.wait(30)
+        waiter = pool.submit(store_version, store, version("doc", 1, ["second"], sha="second"))
+        with pytest.raises(TimeoutError):
+            waiter.result(timeout=0.5)  # queued behind the first writer's document lock
+        store_version(store, version("other", 1, ["another document"]))  # not queued
+        release.set()
+        holder.result(timeout=30)
+        waiter.result(timeout=30)
+    # The second writer saw the first's version 1 and replaced it: one row, its content.
+    assert [d.content_sha256 for d in store.list_documents() if d.document_id == "doc"] == [
+        "second"
+    ]
+    store.close()
+
+
 # -- filtered HNSW search -------------------------------------------------------------------
 
 
@@ -211,13 +242,19 @@ def _unit(vectors: np.ndarray) -> np.ndarray:
     return (vectors / np.linalg.norm(vectors, axis=-1, keepdims=True)).astype(np.float32)
 
 
-@pytest.fixture
-def thousand_chunks(postgres_url: str) -> tuple[str, np.ndarray, np.ndarray]:
-    """20 documents of 50 random chunks, one (doc-7) in the corpus 'rare': 5% of them."""
+@pytest.fixture(scope="module")
+def thousand_chunks(
+    postgres_server: EmbeddedPostgres,
+) -> Iterator[tuple[str, np.ndarray, np.ndarray]]:
+    """20 documents of 50 random chunks, one (doc-7) in the corpus 'rare': 5% of them.
+    Built once for the tests that only search it."""
+    schema = postgres_server.new_schema()
+    url = postgres_server.schema_url(schema)
     rng = np.random.default_rng(7)
     vectors = _unit(rng.normal(size=(20, 50, DIMENSION)))
-    _library(postgres_url, vectors)
-    return postgres_url, vectors, _unit(rng.normal(size=DIMENSION))
+    _library(url, vectors)
+    yield url, vectors, _unit(rng.normal(size=DIMENSION))
+    postgres_server.drop_schema(schema)
 
 
 @pytest.fixture
@@ -268,6 +305,20 @@ def test_hnsw_search_under_a_selective_filter_still_returns_k(
     store = PostgresStore(url, dimension=DIMENSION)  # the planner's own choice: exact here
     assert [h.chunk.chunk_id for h in store.dense_search(query, 10, rare)] == exact
     store.close()
+
+
+def test_without_iterative_scans_the_search_goes_exact(
+    thousand_chunks: tuple[str, np.ndarray, np.ndarray],
+) -> None:
+    # pgvector before 0.8: the index's 40 candidates hold 4 eligible chunks, so the
+    # search asks again without the index.
+    url, vectors, query = thousand_chunks
+    exact = [f"doc-7-1-{i}" for i in np.argsort(-(vectors[7] @ query))[:10]]
+    with _forced_hnsw(url) as conn:
+        hits = search.dense_search(
+            conn, query, 10, SearchFilters(corpora=("rare",)), iterative=False
+        )
+    assert [h.chunk.chunk_id for h in hits] == exact
 
 
 def test_when_the_index_scan_gives_up_the_search_is_exact(

@@ -25,6 +25,12 @@ from ragcite.index.postgres.url import CONNECT_TIMEOUT_S, connection_settings, r
 POOL_MAX_SIZE = 8
 """Connections one store object keeps open at most (threads of a server share them)."""
 
+PGVECTOR_MIN = (0, 5)
+"""The first pgvector with HNSW indexes."""
+
+PGVECTOR_ITERATIVE = (0, 8)
+"""The first pgvector whose HNSW scans go on until enough rows pass the filters."""
+
 Row = dict[str, Any]
 
 
@@ -39,7 +45,7 @@ class PostgresDatabase:
             raise StoreError(f"{self.where}: not a valid PostgreSQL URL ({exc})") from None
         with self._connect() as conn:
             try:
-                _ensure_pgvector(conn, self.where)
+                self.pgvector = _ensure_pgvector(conn, self.where)
                 migrate(conn, dimension, self.where)
                 self.stored_dimension = _vector_dimension(conn)
             except psycopg.Error as exc:
@@ -57,6 +63,7 @@ class PostgresDatabase:
             name="ragcite",
         )
         self._pool.open(wait=True, timeout=CONNECT_TIMEOUT_S * 2)
+        self.iterative_scans = self.pgvector >= PGVECTOR_ITERATIVE
 
     def query(self, query: Any, args: Any = ()) -> list[Row]:
         """Rows of one read, as dicts."""
@@ -118,18 +125,28 @@ def bump_generation(conn: psycopg.Connection[Any]) -> None:
     conn.execute("UPDATE ragcite_meta SET value = value + 1 WHERE key = 'generation'")
 
 
-def _ensure_pgvector(conn: psycopg.Connection[Any], where: str) -> None:
-    installed = conn.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'").fetchone()
-    if installed:
-        return
-    try:
-        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
-    except psycopg.Error as exc:
+def _ensure_pgvector(conn: psycopg.Connection[Any], where: str) -> tuple[int, ...]:
+    """pgvector's version in this database, the extension created when it is missing."""
+    query = "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
+    row = conn.execute(query).fetchone()
+    if row is None:
+        try:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        except psycopg.Error as exc:
+            raise StoreError(
+                f"{where}: the pgvector extension is missing and could not be created "
+                f"({_first_line(exc)}); install pgvector on the server and run "
+                "'CREATE EXTENSION vector' in this database as a superuser"
+            ) from None
+        row = conn.execute(query).fetchone()
+    version = tuple(int(part) for part in str(row[0] if row else "0").split(".")[:3])
+    if version < PGVECTOR_MIN:
         raise StoreError(
-            f"{where}: the pgvector extension is missing and could not be created "
-            f"({_first_line(exc)}); install pgvector on the server and run "
-            "'CREATE EXTENSION vector' in this database as a superuser"
-        ) from None
+            f"{where}: pgvector {row[0] if row else '?'} is too old for HNSW indexes; "
+            "upgrade it to 0.5 or newer (0.8 for filtered index scans): "
+            "ALTER EXTENSION vector UPDATE"
+        )
+    return version
 
 
 def _vector_dimension(conn: psycopg.Connection[Any]) -> int | None:

@@ -129,6 +129,7 @@ def migrate(conn: psycopg.Connection[Any], dimension: int | None, where: str) ->
     """
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        conn.execute("SET LOCAL statement_timeout = 0")  # a migration may build an index
         conn.execute(
             "CREATE TABLE IF NOT EXISTS ragcite_migrations "
             "(name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"

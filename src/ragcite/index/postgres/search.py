@@ -4,8 +4,10 @@ Dense: cosine distance (`<=>`) on the pgvector HNSW index. Filters join the docu
 table inside the query; with `hnsw.iterative_scan = relaxed_order` (pgvector 0.8) the
 index scan goes on past `ef_search` candidates until k rows pass the filters, and the
 relaxed order is sorted again outside. When a filter is so selective that the scan
-gives up first (`hnsw.max_scan_tuples`), the search runs again exactly (no index), so
-k eligible chunks come back whenever there are k.
+gives up first (`hnsw.max_scan_tuples`), or pgvector is older than 0.8 and has no
+iterative scans, the search runs again exactly (no index scan), so k eligible chunks
+come back whenever there are k. The planner itself goes exact when the filter's rows
+are few (a btree on the documents' corpus and status finds them).
 
 Keyword: the question's words from the shared tokenizer (`keyword_query.keyword_words`:
 stopwords dropped unless nothing else is left), each made a tsquery with
@@ -56,8 +58,13 @@ def dense_search(
     vector: npt.NDArray[np.float32],
     k: int,
     filters: SearchFilters,
+    *,
+    iterative: bool = True,
 ) -> list[ScoredChunk]:
-    """The k eligible chunks nearest `vector` (cosine), best first."""
+    """The k eligible chunks nearest `vector` (cosine), best first.
+
+    `iterative`: pgvector 0.8's iterative index scans are available (without them, a
+    selective filter is answered by the exact search alone)."""
     if k <= 0:
         return []
     where, args = filter_sql(filters)
@@ -69,7 +76,8 @@ def dense_search(
     )
     params = [vector, *args, vector, k]
     with conn.transaction():
-        conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+        if iterative:
+            conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
         ef_search = min(max(EF_SEARCH_MIN, k), 1000)
         conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", (str(ef_search),))
         rows = conn.execute(query, params).fetchall()

@@ -112,7 +112,7 @@ class PostgresStore:
         rows = self._db.query(
             "SELECT document_id, version, corpus, title, url, source_uri, content_sha256, "
             "effective_date, ingested_at, last_verified, status, superseded_by, access "
-            f"FROM ragcite_documents {where} ORDER BY document_id, version DESC",
+            f"FROM ragcite_documents {where} ORDER BY document_id COLLATE \"C\", version DESC",
             args,
         )
         return [document_from_row(r) for r in rows]
@@ -164,7 +164,9 @@ class PostgresStore:
     ) -> list[ScoredChunk]:
         self._check_query(vector)
         with self._db.connection() as conn:
-            return search.dense_search(conn, _as_query(vector), k, filters)
+            return search.dense_search(
+                conn, _as_query(vector), k, filters, iterative=self._db.iterative_scans
+            )
 
     def keyword_search(self, query: str, k: int, filters: SearchFilters) -> list[ScoredChunk]:
         with self._db.connection() as conn:
