@@ -62,7 +62,14 @@ class PostgresDatabase:
             open=False,
             name="ragcite",
         )
-        self._pool.open(wait=True, timeout=CONNECT_TIMEOUT_S * 2)
+        try:
+            self._pool.open(wait=True, timeout=CONNECT_TIMEOUT_S * 2)
+        except PoolTimeout:
+            self._pool.close()
+            raise StoreError(
+                f"{self.where}: the server stopped accepting connections while the store "
+                "opened; check that it is running and has connections to spare"
+            ) from None
         self.iterative_scans = self.pgvector >= PGVECTOR_ITERATIVE
 
     def query(self, query: Any, args: Any = ()) -> list[Row]:

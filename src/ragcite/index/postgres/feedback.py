@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from ragcite.errors import StoreError
 from ragcite.index.feedback import FeedbackRecord
 from ragcite.index.postgres.db import PostgresDatabase
 
@@ -35,7 +36,8 @@ class PostgresFeedbackStore:
                 "comment, response_json) VALUES (%s,%s,%s,%s,%s,%s,%s) RETURNING id",
                 (created_at, query, rating, chunk_id, claim_text, comment, response_json),
             ).fetchone()
-        assert row is not None  # INSERT … RETURNING gives one row
+        if row is None:  # INSERT … RETURNING always gives one row
+            raise StoreError(f"{self._db.where}: the feedback was not stored")
         return FeedbackRecord(
             int(row["id"]),
             created_at,

@@ -112,7 +112,7 @@ class PostgresStore:
         rows = self._db.query(
             "SELECT document_id, version, corpus, title, url, source_uri, content_sha256, "
             "effective_date, ingested_at, last_verified, status, superseded_by, access "
-            f"FROM ragcite_documents {where} ORDER BY document_id COLLATE \"C\", version DESC",
+            f'FROM ragcite_documents {where} ORDER BY document_id COLLATE "C", version DESC',
             args,
         )
         return [document_from_row(r) for r in rows]
