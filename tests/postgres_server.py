@@ -20,8 +20,10 @@ import subprocess
 import tempfile
 import warnings
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import psycopg
+if TYPE_CHECKING:  # psycopg is imported when a server starts, not when tests are collected
+    import psycopg
 
 SERVER_USER = "embedded_postgres"
 TEMPLATE = "ragcite_template"
@@ -61,7 +63,7 @@ class EmbeddedPostgres:
                   str(self.data / "server.log"), "-o", options, "start")  # fmt: skip
         with self.admin() as conn:
             conn.execute(f"CREATE DATABASE {TEMPLATE}")
-        with psycopg.connect(self.url(TEMPLATE), autocommit=True) as conn:
+        with self._connect(TEMPLATE) as conn:
             conn.execute("CREATE EXTENSION vector")
         self.new_database(name=SHARED)
 
@@ -69,7 +71,7 @@ class EmbeddedPostgres:
         return f"postgresql://{user}@127.0.0.1:{self.port}/{database}"
 
     def admin(self) -> psycopg.Connection[tuple[object, ...]]:
-        return psycopg.connect(self.url("postgres"), autocommit=True)
+        return self._connect("postgres")
 
     def schema_url(self, schema: str) -> str:
         """The URL of the shared database with `schema` first on the search path."""
@@ -78,12 +80,12 @@ class EmbeddedPostgres:
     def new_schema(self) -> str:
         """A fresh, empty schema in the shared database (pgvector installed); its name."""
         name = f"test_{next(self._names)}"
-        with psycopg.connect(self.url(SHARED), autocommit=True) as conn:
+        with self._connect(SHARED) as conn:
             conn.execute(f"CREATE SCHEMA {name}")
         return name
 
     def drop_schema(self, name: str) -> None:
-        with psycopg.connect(self.url(SHARED), autocommit=True) as conn:
+        with self._connect(SHARED) as conn:
             conn.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
 
     def new_database(self, *, template: str = TEMPLATE, name: str | None = None) -> str:
@@ -101,6 +103,11 @@ class EmbeddedPostgres:
         if (self.data / "postmaster.pid").exists():
             self._run("pg_ctl", "-D", str(self.data), "-w", "-m", "immediate", "stop")
         shutil.rmtree(self.root, ignore_errors=True)
+
+    def _connect(self, database: str) -> psycopg.Connection[tuple[object, ...]]:
+        import psycopg
+
+        return psycopg.connect(self.url(database), autocommit=True)
 
     def _run(self, program: str, *args: str) -> None:
         result = subprocess.run(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import multiprocessing
 import socket
+import sys
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -18,7 +19,7 @@ import pytest
 from pgvector.psycopg import register_vector
 from psycopg.rows import dict_row
 
-from ragcite.errors import StoreError
+from ragcite.errors import ConfigError, StoreError
 from ragcite.index.indexer import store_version
 from ragcite.index.postgres import open_postgres_store, search
 from ragcite.index.postgres.schema import MIGRATIONS
@@ -72,6 +73,14 @@ def test_connection_settings_add_timeouts_unless_the_url_sets_them() -> None:
     assert own["connect_timeout"] == "3" and own["options"] == "-c statement_timeout=5s"
     with pytest.raises(ValueError, match="not a PostgreSQL URL"):
         connection_settings("mysql://rag:s3cret@db/kb")
+
+
+def test_without_the_extra_the_builder_names_the_install_command(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "psycopg_pool", None)  # as if never installed
+    with pytest.raises(ConfigError, match=r"pip install 'ragcite\[postgres\]'"):
+        open_postgres_store(parse_store_url("postgresql://rag@db/kb"), dimension=DIMENSION)
 
 
 def test_both_schemes_find_the_builder() -> None:
