@@ -16,15 +16,17 @@ the GIN-indexed `tsvector` and ranked by `ts_rank` with weights 1.0 (chunk text)
 0.5 (section heading) and 0.3 (title), FTS5's column weights, and normalisation 1
 (divided by 1 + log of the chunk's length).
 
-How the scores compare with FTS5's BM25: both are "higher is better" and zero-free
-for matches, but not on one scale. ts_rank sums, per query word, a saturating
-function of how often the word occurs (1, 1.25, 1.36, … of its weight, divided by
-pi^2/6), averaged over the query's words; BM25 adds IDF, which ts_rank lacks: a rare
-word does not outweigh a common one. `ts_rank_cd` (cover density) was not chosen: on an
-OR-query every occurrence of any word is a cover, so a chunk repeating one word
-outranks one matching more of the words, the opposite of BM25. The learned reranker
-reads keyword scores only divided by the best one among the candidates and as ranks,
-so the scale difference is absorbed; the shape differs (no IDF), so retrain it on a
+How the scores compare with FTS5's BM25: both are positive for a match and higher is
+better, but not on one scale (BM25 is unbounded; ts_rank with normalisation 1 stays
+below 1). ts_rank sums, per query word, a saturating function of how often the word
+occurs (1, 1.25, 1.36, … times its weight, over pi^2/6), averaged over the query's
+words, so a chunk matching more of the words wins, as with BM25; but it has no IDF: a
+rare word does not outweigh a common one. `ts_rank_cd` (cover density) was not chosen:
+on an OR-query every occurrence of any word is a cover, so a chunk repeating one word
+outranks one matching more of the words, the opposite of BM25 (the conformance test
+`test_keyword_search_is_bm25_order` fails with it). The learned reranker reads keyword
+scores only divided by the best one among the candidates and as ranks, so the scale
+difference is absorbed; the shape differs (no IDF), so retrain the reranker on a
 PostgreSQL store before relying on its weights there.
 """
 
