@@ -1,6 +1,7 @@
 """The PostgreSQL store beyond the conformance suite: migrations, opening errors, the URL
 without its password, concurrent writers in two processes and filtered HNSW search.
-Every test runs against a real PostgreSQL 18 + pgvector 0.8 server (tests/postgres_server.py).
+The tests that need a server get a real PostgreSQL 18 + pgvector 0.8 one
+(tests/postgres_server.py).
 """
 
 from __future__ import annotations
