@@ -1,7 +1,7 @@
 """Limits a loader enforces while it reads one file, so a hostile file fails fast and small.
 
-    >>> limits = LoadLimits.from_settings(IngestSettings(), started=time.monotonic())
-    >>> limits.check_time(Path("big.pdf"))  # raises IngestLimitError once the time is up
+>>> limits = LoadLimits.from_settings(IngestSettings(), started=time.monotonic())
+>>> limits.check_time(Path("big.pdf"))  # raises IngestLimitError once the time is up
 """
 
 from __future__ import annotations
