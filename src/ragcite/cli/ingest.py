@@ -66,9 +66,21 @@ def ingest(
         transient=True,
     ) as progress:
         task = progress.add_task("Ingesting", total=None)
+        # Inside a large file: chunks embedded so far (the bar hides again between files).
+        inside = progress.add_task("", total=None, visible=False)
 
         def started(total: int) -> None:
             progress.update(task, total=total)
+
+        def chunks(path: Path, done: int, total: int) -> None:
+            visible = done < total
+            progress.update(
+                inside,
+                description=f"  {path.name}: chunks",
+                completed=done,
+                total=total,
+                visible=visible,
+            )
 
         reported: set[Path] = set()
 
@@ -78,7 +90,12 @@ def ingest(
             progress.console.print(_outcome_line(outcome))
 
         report = app.rag.ingest(
-            list(paths), metadata=metadata, corpus=corpus, on_start=started, on_file=done
+            list(paths),
+            metadata=metadata,
+            corpus=corpus,
+            on_start=started,
+            on_file=done,
+            on_chunks=chunks,
         )
     for outcome in report.outcomes:  # missing paths and skipped files never reached the bar
         if outcome.path not in reported:

@@ -9,6 +9,7 @@ whose derived ID belongs to another document is refused with 409 unless it decla
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 from pathlib import Path
@@ -97,10 +98,9 @@ class _Written:
         if self.new_file:
             self.path.unlink(missing_ok=True)
         if self.new_folder:
-            try:
+            # Another upload of the same bytes may have put a file there meanwhile.
+            with contextlib.suppress(OSError):
                 self.folder.rmdir()
-            except OSError:  # another upload of the same bytes put a file there meanwhile
-                pass
 
 
 def _named_error(outcome: FileOutcome, filename: str, folder: Path) -> IngestError:
