@@ -17,6 +17,17 @@ from ragcite.index.indexer import Indexer
 from ragcite.index.sqlite_store import SQLiteStore
 
 
+def peak_rss_kib() -> int:
+    """This process's peak resident memory. VmHWM belongs to the process's own address
+    space; ru_maxrss would also count the parent's size at fork time (kept across exec)."""
+    status = Path("/proc/self/status")
+    if status.exists():
+        for line in status.read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
 def main() -> None:
     folder, store_path, max_unpacked = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
     embedder = StaticEmbedder()
@@ -34,7 +45,7 @@ def main() -> None:
                 "documents": counts.documents,
                 "versions": counts.versions,
                 "chunks": counts.chunks,
-                "peak_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+                "peak_rss_kib": peak_rss_kib(),
                 "seconds": report.seconds,
             }
         )
