@@ -10,7 +10,9 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
+import anyio
 import httpx
 import pytest
 import uvicorn
@@ -116,3 +118,36 @@ def test_a_stalled_body_is_answered_408_and_closed(small_server: tuple[str, int]
         received = _closed_within(sock, 10)
     assert received is not None and received.startswith(b"HTTP/1.1 408"), received
     assert b"stalled" in received
+
+
+def test_the_body_timer_stops_once_the_body_is_in() -> None:
+    """A streaming response waits on `receive` for a disconnect as long as it runs: only the
+    body's pieces are timed."""
+    from ragcite.config import ServerSettings
+    from ragcite.server.limits import LoadLimit, SlowBody
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        assert (await receive())["body"] == b"{}"
+        assert (await receive())["type"] == "http.disconnect"  # comes after the timeout
+
+    async def receive_slow_disconnect() -> dict[str, Any]:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            return {"type": "http.request", "body": b"{}", "more_body": False}
+        await anyio.sleep(0.3)
+        return {"type": "http.disconnect"}
+
+    async def stalled_body() -> dict[str, Any]:
+        await anyio.sleep(0.3)
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(_: Any) -> None:
+        return None
+
+    settings = ServerSettings(body_read_timeout_s=0.1)
+    scope = {"type": "http", "path": "/ask", "method": "POST", "headers": []}
+    calls = 0
+    anyio.run(LoadLimit(app, settings=settings), scope, receive_slow_disconnect, send)
+    with pytest.raises(SlowBody):
+        anyio.run(LoadLimit(app, settings=settings), scope, stalled_body, send)

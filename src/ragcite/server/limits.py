@@ -116,14 +116,22 @@ class LoadLimit:
             slots.release()
 
     def _timed(self, receive: Receive) -> Receive:
+        """`receive` with a time limit on each piece of the body, and none once the body is
+        in (a streaming response waits on `receive` for a disconnect for as long as it runs)."""
         seconds = self.settings.body_read_timeout_s
+        body_done = False
 
         async def timed_receive() -> Message:
+            nonlocal body_done
+            if body_done:
+                return await receive()
             try:
                 with anyio.fail_after(seconds):
-                    return await receive()
+                    message = await receive()
             except TimeoutError:
                 raise SlowBody(seconds) from None
+            body_done = message["type"] != "http.request" or not message.get("more_body", False)
+            return message
 
         return timed_receive
 
