@@ -182,8 +182,10 @@ class ServerSettings(_Section):
     max_queued: int = Field(default=64, ge=0)
     queue_timeout_s: float = Field(default=10.0, gt=0.0)
     retry_after_s: int = Field(default=5, ge=1)
-    # An idle keep-alive connection is closed after this; a request body that stalls for this
-    # long between pieces is answered 408 and the connection closed.
+    # An idle keep-alive connection is closed after timeout_keep_alive_s. A request whose
+    # headers have not all arrived body_read_timeout_s after the connection opened (or after
+    # the previous response) is closed; a body that stalls that long between pieces is
+    # answered 408 and its connection closed.
     timeout_keep_alive_s: float = Field(default=5.0, gt=0.0)
     body_read_timeout_s: float = Field(default=15.0, gt=0.0)
 
