@@ -153,6 +153,43 @@ class EmbedSettings(_Section):
     model_path: str | None = None
 
 
+MiB = 1024 * 1024
+
+
+class IngestSettings(_Section):
+    """Limits on each ingested file, so one hostile or huge file cannot exhaust the machine."""
+
+    # A file larger than this is refused before it is read (CLI and uploads alike).
+    max_file_bytes: int = Field(default=50 * MiB, ge=1)
+    # DOCX (a zip): the declared unpacked size of all parts, and the compression ratio of any
+    # part over 1 MiB, checked from the zip directory before anything is decompressed.
+    max_unpacked_bytes: int = Field(default=256 * MiB, ge=1)
+    max_compression_ratio: float = Field(default=200.0, ge=1.0)
+    # PDF: pages and cross-reference objects.
+    max_pdf_pages: int = Field(default=5_000, ge=1)
+    max_pdf_objects: int = Field(default=500_000, ge=1)
+    # A file that takes longer (parse, chunk, embed) is abandoned; nothing of it is stored.
+    max_seconds_per_file: float = Field(default=600.0, gt=0.0)
+    # Chunks embedded per step; progress within a file is reported after each step.
+    embed_batch: int = Field(default=128, ge=1, le=4096)
+
+
+class ServerSettings(_Section):
+    """Connection and load limits of `ragcite serve`."""
+
+    # Requests handled at once, and how many more may wait; beyond that: 503 + Retry-After.
+    max_in_flight: int = Field(default=32, ge=1)
+    max_queued: int = Field(default=64, ge=0)
+    queue_timeout_s: float = Field(default=10.0, gt=0.0)
+    retry_after_s: int = Field(default=5, ge=1)
+    # An idle keep-alive connection is closed after timeout_keep_alive_s. A request whose
+    # headers have not all arrived body_read_timeout_s after the connection opened (or after
+    # the previous response) is closed; a body that stalls that long between pieces is
+    # answered 408 and its connection closed.
+    timeout_keep_alive_s: float = Field(default=5.0, gt=0.0)
+    body_read_timeout_s: float = Field(default=15.0, gt=0.0)
+
+
 class Settings(_Section):
     # Where the collection lives: a SQLite file path or `sqlite:///PATH`, or a URL whose
     # scheme names a store backend (entry-point group `ragcite.stores`).
@@ -165,6 +202,8 @@ class Settings(_Section):
     generate: GenerateSettings = GenerateSettings()
     score: ScoreSettings = ScoreSettings()
     gate: GateSettings = GateSettings()
+    ingest: IngestSettings = IngestSettings()
+    server: ServerSettings = ServerSettings()
 
     @model_validator(mode="before")
     @classmethod

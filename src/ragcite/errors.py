@@ -4,7 +4,9 @@
     ├── ConfigError               a setting is invalid or missing (names the setting and the fix)
     ├── InputError                a user input is unusable: empty question, malformed JSON, ...
     ├── IngestError               a file could not be ingested (names the file and the problem)
-    │   └── UnsupportedFormatError  no loader for the file's extension
+    │   ├── UnsupportedFormatError  no loader for the file's extension
+    │   ├── IngestLimitError       the file is over a limit (size, unpacked size, pages, time)
+    │   └── DocumentConflictError  the file would replace a document it does not name
     ├── StoreError                the store could not be opened, read or written
     │   └── NotFoundError          a document or chunk ID that the store does not hold
     ├── ModelError                a packaged model is missing or failed to load / run
@@ -40,6 +42,18 @@ class IngestError(RagciteError):
 
 class UnsupportedFormatError(IngestError):
     """The file's extension has no loader."""
+
+
+class IngestLimitError(IngestError):
+    """The file is over one of the `ingest.*` limits; nothing of it was stored."""
+
+
+class DocumentConflictError(IngestError):
+    """The file's derived document ID belongs to a document from another source.
+
+    A file replaces a document only when it declares that `document_id` or is a re-ingest
+    of the same source; the message names both and how to declare the ID.
+    """
 
 
 class StoreError(RagciteError):

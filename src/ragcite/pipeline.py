@@ -120,14 +120,21 @@ class Ragcite:
         corpus: str | None = None,
         on_start: Callable[[int], None] | None = None,
         on_file: Callable[[FileOutcome], None] | None = None,
+        on_chunks: Callable[[Path, int, int], None] | None = None,
     ) -> IngestReport:
-        indexer = Indexer(
+        return self.indexer(corpus).ingest(
+            paths, metadata=metadata, on_start=on_start, on_file=on_file, on_chunks=on_chunks
+        )
+
+    def indexer(self, corpus: str | None = None) -> Indexer:
+        """An Indexer over this store and embedder with the settings' chunking and limits."""
+        return Indexer(
             self.store,
             self.embedder,
             chunking=self.settings.chunk,
             corpus=corpus or self.settings.corpus,
+            limits=self.settings.ingest,
         )
-        return indexer.ingest(paths, metadata=metadata, on_start=on_start, on_file=on_file)
 
     # -- search and ask -----------------------------------------------------------------------
 

@@ -75,7 +75,7 @@ def test_changed_file_becomes_a_new_version(tmp_path: Path, indexer: Indexer) ->
     assert indexer.ingest([path]).added == 1
     path.write_text("# Leave\n\nStaff get 25 days of leave.\n", encoding="utf-8")
     report = indexer.ingest([path])
-    assert [(o.document_id, o.version) for o in report.outcomes] == [("leave", 2)]
+    assert [(o.document_id, o.version) for o in report.outcomes] == [("leave-md", 2)]
     hits = indexer.store.keyword_search("leave days", 5, SearchFilters())
     assert [h.chunk.chunk_text for h in hits] == ["Leave\n\nStaff get 25 days of leave."]
 
@@ -118,4 +118,4 @@ def test_caller_metadata_wins(tmp_path: Path, indexer: Indexer) -> None:
 
 
 def test_document_ids_come_from_the_relative_path(tmp_path: Path) -> None:
-    assert document_id_for(tmp_path / "HR" / "Leave Policy.md", tmp_path) == "hr-leave-policy"
+    assert document_id_for(tmp_path / "HR" / "Leave Policy.md", tmp_path) == "hr-leave-policy-md"

@@ -143,7 +143,7 @@ def test_upload_ingests_a_file_and_it_can_be_asked_then_deleted(
         data={"title": "Equity Plan"},
     )
     assert added.status_code == 201, added.text
-    assert added.json()["document"]["document_id"] == "equity"
+    assert added.json()["document"]["document_id"] == "equity-md"
     assert added.json()["document"]["title"] == "Equity Plan"
     again = writable_client.post(
         "/documents", files={"file": ("equity.md", text)}, data={"title": "Equity Plan"}
@@ -151,11 +151,11 @@ def test_upload_ingests_a_file_and_it_can_be_asked_then_deleted(
     assert again.status_code == 200 and again.json()["status"] == "unchanged"
     answer = writable_client.post("/ask", json={"question": "How do stock options vest?"}).json()
     assert answer["answerable"]
-    assert any(c["citations"][0]["document_id"] == "equity" for c in answer["claims"])
-    deleted = writable_client.delete("/documents/equity")
-    assert deleted.json() == {"document_id": "equity", "versions_deleted": 1}
+    assert any(c["citations"][0]["document_id"] == "equity-md" for c in answer["claims"])
+    deleted = writable_client.delete("/documents/equity-md")
+    assert deleted.json() == {"document_id": "equity-md", "versions_deleted": 1}
     listed = {d["document_id"]: d for d in writable_client.get("/documents").json()["documents"]}
-    assert listed["equity"]["status"] == "deleted"
+    assert listed["equity-md"]["status"] == "deleted"
     assert_problem(writable_client.delete("/documents/never-was"), 404, "never-was")
 
 

@@ -6,11 +6,12 @@ from datetime import datetime
 from pathlib import Path
 
 import click
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ragcite.cli.context import AppContext
 from ragcite.compose import shown_store
-from ragcite.index.indexer import FileOutcome
+from ragcite.index.indexer import FileOutcome, IngestReport
 from ragcite.ingest.types import DocumentMetadata
 
 
@@ -57,29 +58,7 @@ def ingest(
         effective_date=effective_date.date() if effective_date else None,
     )
     console = app.console
-    with Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-    ) as progress:
-        task = progress.add_task("Ingesting", total=None)
-
-        def started(total: int) -> None:
-            progress.update(task, total=total)
-
-        reported: set[Path] = set()
-
-        def done(outcome: FileOutcome) -> None:
-            reported.add(outcome.path)
-            progress.advance(task)
-            progress.console.print(_outcome_line(outcome))
-
-        report = app.rag.ingest(
-            list(paths), metadata=metadata, corpus=corpus, on_start=started, on_file=done
-        )
+    report, reported = _ingest_with_progress(app, list(paths), metadata, corpus)
     for outcome in report.outcomes:  # missing paths and skipped files never reached the bar
         if outcome.path not in reported:
             console.print(_outcome_line(outcome))
@@ -93,17 +72,61 @@ def ingest(
         raise SystemExit(1)
 
 
+def _ingest_with_progress(
+    app: AppContext, paths: list[Path], metadata: DocumentMetadata, corpus: str | None
+) -> tuple[IngestReport, set[Path]]:
+    """Ingest with a bar over the files and, inside a large file, one over its chunks;
+    also the paths whose outcome was printed already."""
+    with Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=app.console,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("Ingesting", total=None)
+        inside = progress.add_task("", total=None, visible=False)
+        reported: set[Path] = set()
+
+        def chunks(path: Path, done: int, total: int) -> None:
+            progress.update(
+                inside,
+                description=f"  {escape(path.name)}: chunks embedded",
+                completed=done,
+                total=total,
+                visible=done < total,  # hidden again once the file is done
+            )
+
+        def done(outcome: FileOutcome) -> None:
+            reported.add(outcome.path)
+            progress.advance(task)
+            progress.console.print(_outcome_line(outcome))
+
+        report = app.rag.ingest(
+            paths,
+            metadata=metadata,
+            corpus=corpus,
+            on_start=lambda total: progress.update(task, total=total),
+            on_file=done,
+            on_chunks=chunks,
+        )
+    return report, reported
+
+
 def _outcome_line(outcome: FileOutcome) -> str:
+    # File names and errors are text, not markup: "[Content_Types].xml" must print as is.
+    path, error = escape(str(outcome.path)), escape(outcome.error or "")
     if outcome.status == "added":
         return (
-            f"[green]added[/green]     {outcome.path}  → {outcome.document_id} "
+            f"[green]added[/green]     {path}  → {escape(outcome.document_id or '')} "
             f"v{outcome.version} ({outcome.chunks} chunks)"
         )
     if outcome.status == "unchanged":
-        return f"[dim]unchanged[/dim] {outcome.path}"
+        return f"[dim]unchanged[/dim] {path}"
     if outcome.status == "skipped":
-        return f"[yellow]skipped[/yellow]   {outcome.error}"
-    return f"[red]failed[/red]    {outcome.error}"
+        return f"[yellow]skipped[/yellow]   {error}"
+    return f"[red]failed[/red]    {error}"
 
 
 COMMANDS = [ingest]

@@ -25,11 +25,22 @@ def serve(app: AppContext, host: str, port: int) -> None:
         import uvicorn
 
         from ragcite.server.app import create_app
+        from ragcite.server.limits import guarded_h11_protocol
     except ImportError as exc:
         raise missing_extra(exc.name or "fastapi", "server") from None
     store = shown_store(app.settings.store)
     click.echo(f"ragcite: serving {store} on http://{host}:{port}/", err=True)
-    uvicorn.run(create_app(app.rag), host=host, port=port, log_level="info")
+    limits = app.settings.server
+    uvicorn.run(
+        create_app(app.rag),
+        host=host,
+        port=port,
+        log_level="info",
+        # Idle keep-alive connections close; so do connections whose headers stall, and
+        # stalled bodies are answered 408 (server.body_read_timeout_s, in the app).
+        timeout_keep_alive=max(1, round(limits.timeout_keep_alive_s)),
+        http=guarded_h11_protocol(limits.body_read_timeout_s),
+    )
 
 
 COMMANDS = [serve]

@@ -2,9 +2,11 @@
 
 Idempotent: a file whose bytes (and metadata) are unchanged is skipped before it is
 even parsed. A changed file becomes a new version that supersedes the old one. Each
-version is written in one transaction; a file that fails is reported and the rest of
-the batch goes on. The supersession policy (which version is active) lives here,
-in `store_version`, so every store gets it from the same primitive writes.
+version is written in one transaction; a file that fails (unreadable, over a limit in
+`ingest.*`, out of time) is reported, nothing of it is stored, and the rest of the batch
+goes on. The supersession policy (which version is active, and which file may replace
+which document: see `index.identity`) lives here, in `store_version`, so every store gets
+it from the same primitive writes.
 
     >>> report = Indexer(store, embedder).ingest([Path("demo")])
     >>> report.added, report.unchanged, report.failed
@@ -20,16 +22,25 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ragcite.config import ChunkSettings
-from ragcite.embed.base import Embedder
+import numpy as np
+
+from ragcite.config import ChunkSettings, IngestSettings
+from ragcite.embed.base import Embedder, Vectors
 from ragcite.errors import IngestError, RagciteError
+from ragcite.index.identity import (
+    check_may_replace,
+    document_id_for,
+    legacy_document_id,
+)
 from ragcite.index.store import NewVersion, Store
 from ragcite.ingest.chunker import chunk_text
+from ragcite.ingest.files import SIDECAR_SUFFIX, scan_folder
+from ragcite.ingest.limits import LoadLimits
 from ragcite.ingest.loaders import SUPPORTED_EXTENSIONS, load_document
 from ragcite.ingest.types import DocumentMetadata, TextChunk
 from ragcite.models import Document, DocumentStatus, SourceChunk
 
-SIDECAR_SUFFIX = ".meta.yaml"
+__all__ = ["FileOutcome", "Indexer", "IngestReport", "document_id_for", "store_version"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +51,8 @@ class FileOutcome:
     version: int | None = None
     chunks: int = 0
     error: str | None = None
+    # The error a failed file raised, kept so callers can map its kind (limit, conflict).
+    failure: RagciteError | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -65,6 +78,8 @@ class IngestReport:
 
 
 ProgressCallback = Callable[[FileOutcome], None]
+# (file, chunks embedded so far, chunks in the file): progress inside one large file.
+ChunkProgress = Callable[[Path, int, int], None]
 
 
 class Indexer:
@@ -75,30 +90,39 @@ class Indexer:
         *,
         chunking: ChunkSettings | None = None,
         corpus: str = "default",
+        limits: IngestSettings | None = None,
     ) -> None:
         self.store = store
         self.embedder = embedder
         self.chunking = chunking or ChunkSettings()
         self.corpus = corpus
+        self.limits = limits or IngestSettings()
 
     def collect(self, paths: Iterable[Path]) -> tuple[list[tuple[Path, Path]], list[FileOutcome]]:
         """(file, root) pairs to ingest, and outcomes decided already: missing paths fail,
-        files of unknown types inside a folder are skipped (named alone, they fail)."""
+        files of unknown types inside a folder are skipped (named alone, they fail), and
+        symlink loops, broken links and unreadable folders are reported as skipped."""
         files: list[tuple[Path, Path]] = []
         decided: list[FileOutcome] = []
         for path in paths:
             if not path.exists():
                 decided.append(FileOutcome(path, "failed", error=f"{path}: no such file or folder"))
-            elif not path.is_dir():
+                continue
+            if not path.is_dir():
                 files.append((path, path.parent))
                 continue
-            for found in sorted(path.rglob("*")) if path.is_dir() else []:
-                if _ingestible(found, path):
+            scan = scan_folder(path)
+            for found in scan.files:
+                if found.suffix.lower() in SUPPORTED_EXTENSIONS:
                     files.append((found, path))
-                elif _visible_file(found, path):
+                else:
                     decided.append(
                         FileOutcome(found, "skipped", error=f"{found}: not a supported file type")
                     )
+            decided.extend(
+                FileOutcome(where, "skipped", error=f"{where}: {why}")
+                for where, why in scan.problems
+            )
         return files, decided
 
     def ingest(
@@ -108,15 +132,17 @@ class Indexer:
         metadata: DocumentMetadata | None = None,
         on_start: Callable[[int], None] | None = None,
         on_file: ProgressCallback | None = None,
+        on_chunks: ChunkProgress | None = None,
     ) -> IngestReport:
-        """Ingest files and folders; `on_start` hears how many files, `on_file` each outcome."""
+        """Ingest files and folders; `on_start` hears how many files, `on_file` each outcome,
+        `on_chunks` the embedding progress inside each file."""
         started = time.perf_counter()
         files, decided = self.collect(paths)
         if on_start is not None:
             on_start(len(files))
         report = IngestReport(outcomes=list(decided))
         for path, root in files:
-            outcome = self.ingest_file(path, root=root, metadata=metadata)
+            outcome = self.ingest_file(path, root=root, metadata=metadata, on_chunks=on_chunks)
             report.outcomes.append(outcome)
             if on_file is not None:
                 on_file(outcome)
@@ -124,27 +150,49 @@ class Indexer:
         return report
 
     def ingest_file(
-        self, path: Path, *, root: Path | None = None, metadata: DocumentMetadata | None = None
+        self,
+        path: Path,
+        *,
+        root: Path | None = None,
+        metadata: DocumentMetadata | None = None,
+        source_uri: str | None = None,
+        on_chunks: ChunkProgress | None = None,
     ) -> FileOutcome:
-        """Ingest one file; never raises for a bad file, reports it instead."""
-        try:
-            return self._ingest_file(path, root or path.parent, metadata or DocumentMetadata())
-        except RagciteError as exc:
-            return FileOutcome(path, "failed", error=str(exc))
+        """Ingest one file; never raises for a bad file, reports it instead.
 
-    def _ingest_file(self, path: Path, root: Path, metadata: DocumentMetadata) -> FileOutcome:
+        `source_uri` is the file's source identity (default: its resolved path); a re-ingest
+        from the same source may replace the document it made (see `index.identity`).
+        """
+        try:
+            return self._ingest_file(
+                _Job(
+                    path=path,
+                    root=root or path.parent,
+                    metadata=metadata or DocumentMetadata(),
+                    source=source_uri or str(path.resolve()),
+                    limits=LoadLimits.from_settings(self.limits, started=time.monotonic()),
+                    on_chunks=on_chunks,
+                )
+            )
+        except RagciteError as exc:
+            return FileOutcome(path, "failed", error=str(exc), failure=exc)
+
+    def _ingest_file(self, job: _Job) -> FileOutcome:
+        path, limits = job.path, job.limits
         if path.suffix.lower() not in SUPPORTED_EXTENSIONS:
             supported = ", ".join(sorted(SUPPORTED_EXTENSIONS))
             raise IngestError(str(path), f"unsupported file type; supported: {supported}")
-        fingerprint = _fingerprint(path, metadata)
-        preliminary_id = metadata.document_id or _sidecar_document_id(path)
-        if preliminary_id:
-            known = self.store.find_version_by_hash(preliminary_id, fingerprint)
-            if known is not None:
-                return FileOutcome(path, "unchanged", known.document_id, known.version)
-        extracted = load_document(path, metadata=metadata)
+        limits.check_size(path)
+        fingerprint = _fingerprint(path, job.metadata)
+        preliminary_id = job.metadata.document_id or _sidecar_document_id(path)
+        known = self.store.find_version_by_hash(
+            preliminary_id or self._derived_id(job), fingerprint
+        )
+        if known is not None:
+            return FileOutcome(path, "unchanged", known.document_id, known.version)
+        extracted = load_document(path, metadata=job.metadata, limits=limits)
         meta = extracted.metadata
-        document_id = meta.document_id or document_id_for(path, root)
+        document_id = meta.document_id or self._derived_id(job)
         known = self.store.find_version_by_hash(document_id, fingerprint)
         if known is not None:
             return FileOutcome(path, "unchanged", known.document_id, known.version)
@@ -155,12 +203,14 @@ class Indexer:
             corpus=self.corpus,
             title=meta.title or path.stem,
             url=meta.url,
-            source_uri=str(path.resolve()),
+            source_uri=job.source,
             version=version,
             content_sha256=fingerprint,
             effective_date=meta.effective_date,
             access=meta.access,
         )
+        if latest is not None:  # fail before the costly part; store_version checks again
+            check_may_replace(latest, document, declared=bool(meta.document_id), shown=str(path))
         pieces = chunk_text(
             extracted,
             chunk_size=self.chunking.chunk_size,
@@ -169,19 +219,60 @@ class Indexer:
         if not pieces:
             raise IngestError(str(path), "is empty: no text to index")
         chunks = _source_chunks(document, pieces)
-        vectors = self.embedder.embed([_embedding_text(document, c) for c in chunks])
+        vectors = self._embed(job, [_embedding_text(document, c) for c in chunks])
+        limits.check_time(path)
         stored = store_version(
-            self.store, NewVersion(document, extracted.text, extracted.pages, chunks, vectors)
+            self.store,
+            NewVersion(document, extracted.text, extracted.pages, chunks, vectors),
+            declared=bool(meta.document_id),
+            shown=str(path),
         )
         return FileOutcome(path, "added", stored.document_id, stored.version, len(chunks))
 
+    def _derived_id(self, job: _Job) -> str:
+        """The path-derived ID; a file stored before under its legacy ID keeps that one."""
+        derived = document_id_for(job.path, job.root)
+        legacy = legacy_document_id(job.path, job.root)
+        if legacy != derived and self.store.latest_version(derived) is None:
+            earlier = self.store.latest_version(legacy)
+            if earlier is not None and earlier.source_uri == job.source:
+                return legacy
+        return derived
 
-def store_version(store: Store, new: NewVersion) -> Document:
+    def _embed(self, job: _Job, texts: list[str]) -> Vectors:
+        """Embed in steps of `ingest.embed_batch`, checking the time and reporting progress."""
+        step = self.limits.embed_batch
+        parts: list[Vectors] = []
+        for start in range(0, len(texts), step):
+            job.limits.check_time(job.path)
+            parts.append(self.embedder.embed(texts[start : start + step]))
+            if job.on_chunks is not None:
+                job.on_chunks(job.path, min(start + step, len(texts)), len(texts))
+        return np.concatenate(parts).astype(np.float32, copy=False)
+
+
+@dataclass(frozen=True)
+class _Job:
+    """One file being ingested, with where it came from and its limits."""
+
+    path: Path
+    root: Path
+    metadata: DocumentMetadata
+    source: str
+    limits: LoadLimits
+    on_chunks: ChunkProgress | None
+
+
+def store_version(
+    store: Store, new: NewVersion, *, declared: bool = True, shown: str | None = None
+) -> Document:
     """Write a version and apply the supersession policy, all in one transaction.
 
     A new version supersedes the older active ones; a version older than the newest
     stored one arrives superseded (by the newest); the same version number with new
-    content replaces the stored one. A failure leaves the store as it was.
+    content replaces the stored one. A document whose ID was derived, not `declared`, may
+    only add to a document from the same source (`DocumentConflictError` otherwise, naming
+    the file as `shown`). A failure leaves the store as it was.
 
         >>> store_version(store, version_2).status
         <DocumentStatus.ACTIVE: 'active'>
@@ -190,7 +281,11 @@ def store_version(store: Store, new: NewVersion) -> Document:
     """
     document = new.document
     with store.write() as writer:
-        stored = {d.version for d in writer.versions(document.document_id)}
+        versions = writer.versions(document.document_id)
+        if versions:
+            newest = max(versions, key=lambda d: d.version)
+            check_may_replace(newest, document, declared=declared, shown=shown)
+        stored = {d.version for d in versions}
         if document.version in stored:
             writer.remove_version(document.document_id, document.version)
             stored.discard(document.version)
@@ -201,17 +296,6 @@ def store_version(store: Store, new: NewVersion) -> Document:
         elif document.status is DocumentStatus.ACTIVE:
             writer.mark_superseded(document.document_id, document.version)
         return writer.add_version(new)
-
-
-def document_id_for(path: Path, root: Path) -> str:
-    """A stable ID from the path under the ingested folder: "policies/Data Retention.md" ->
-    "policies-data-retention"."""
-    try:
-        relative = path.resolve().relative_to(root.resolve())
-    except ValueError:
-        relative = Path(path.name)
-    stem = str(relative.with_suffix("")).replace("\\", "/")
-    return re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-") or "document"
 
 
 def chunk_id_for(document_id: str, version: int, text: str, occurrence: int) -> str:
@@ -257,7 +341,9 @@ def _fingerprint(path: Path, metadata: DocumentMetadata) -> str:
     """sha256 of the file's bytes, its sidecar's and the caller's metadata."""
     digest = hashlib.sha256()
     try:
-        digest.update(path.read_bytes())
+        with path.open("rb") as file:
+            while block := file.read(1 << 20):
+                digest.update(block)
         sidecar = path.with_name(path.name + SIDECAR_SUFFIX)
         if sidecar.exists():
             digest.update(b"\0sidecar\0" + sidecar.read_bytes())
@@ -282,13 +368,3 @@ def _sidecar_document_id(path: Path) -> str | None:
         if match:
             return match.group(1).strip()
     return None
-
-
-def _visible_file(path: Path, root: Path) -> bool:
-    if not path.is_file() or path.name.endswith(SIDECAR_SUFFIX):
-        return False
-    return not any(part.startswith(".") for part in path.relative_to(root).parts)
-
-
-def _ingestible(path: Path, root: Path) -> bool:
-    return _visible_file(path, root) and path.suffix.lower() in SUPPORTED_EXTENSIONS

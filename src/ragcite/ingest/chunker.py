@@ -22,6 +22,7 @@ from ragcite.text.sentences import split_sentences
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 _WHITESPACE = re.compile(r"\s+")
+_NON_SPACE = re.compile(r"\S")
 # A last chunk adding fewer new characters than this joins the previous one.
 _MIN_TAIL_CHARS = 80
 _TAIL_MERGE_FACTOR = 1.25
@@ -155,10 +156,12 @@ def _word_pieces(text: str, sentence: _Span, size: int) -> list[_Span]:
         piece = _strip(text, start, cut)
         if piece is not None:
             pieces.append(piece)
-        rest = _strip(text, cut, sentence.end)
+        # Find where the rest starts without copying it: on one huge line (1 MB, no breaks)
+        # copying the remainder at every cut made this quadratic.
+        rest = _NON_SPACE.search(text, cut, sentence.end)
         if rest is None:
             return pieces
-        start = rest.start
+        start = rest.start()
     pieces.append(_Span(start, sentence.end))
     return pieces
 

@@ -16,7 +16,7 @@ from ragcite import __version__
 from ragcite.compose import local_data_dir
 from ragcite.pipeline import Ragcite
 from ragcite.server.deps import ServerLimits, ServerState
-from ragcite.server.limits import BodySizeLimit
+from ragcite.server.limits import BodySizeLimit, HeadAsGet, LoadLimit
 from ragcite.server.problems import install_problem_handlers
 from ragcite.server.routes import ask, documents, feedback, health, verify
 
@@ -58,4 +58,6 @@ def create_app(
         default_limit=limits.max_json_bytes,
         limits={"/documents": limits.max_upload_bytes},
     )
+    app.add_middleware(LoadLimit, settings=rag.settings.server)
+    app.add_middleware(HeadAsGet)
     return app

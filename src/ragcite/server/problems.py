@@ -17,8 +17,10 @@ from starlette.exceptions import HTTPException
 
 from ragcite.errors import (
     ConfigError,
+    DocumentConflictError,
     GenerationError,
     IngestError,
+    IngestLimitError,
     InputError,
     ModelError,
     NotFoundError,
@@ -33,6 +35,8 @@ log = logging.getLogger("ragcite.server")
 # Most specific first: the first class the error is an instance of decides.
 STATUS_FOR_ERROR: list[tuple[type[RagciteError], int, str]] = [
     (UnsupportedFormatError, 415, "unsupported-format"),
+    (IngestLimitError, 413, "file-over-limit"),
+    (DocumentConflictError, 409, "document-conflict"),
     (IngestError, 422, "ingest-failed"),
     (InputError, 422, "invalid-input"),
     (NotFoundError, 404, "not-found"),

@@ -7,6 +7,9 @@
 Metadata precedence, highest first: the `metadata` argument, a sidecar `<file>.meta.yaml`,
 the file's own (Markdown front matter, HTML <title>, PDF /Title, docx core properties), a
 title derived from the file name. `document_id` stays None unless given.
+
+Limits (`LoadLimits`, from the `ingest.*` settings) are checked before a file is parsed:
+its size, a DOCX's unpacked size and compression ratio; a PDF's pages, objects and time.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ragcite.errors import IngestError, UnsupportedFormatError
+from ragcite.ingest.limits import DEFAULT_LIMITS, LoadLimits
 from ragcite.ingest.loaders.html import load_html
 from ragcite.ingest.loaders.markdown import load_markdown
 from ragcite.ingest.loaders.metadata import read_sidecar, title_from_filename
@@ -23,25 +27,40 @@ from ragcite.ingest.loaders.text import load_text
 from ragcite.ingest.loaders.word import load_docx
 from ragcite.ingest.types import DocumentMetadata, ExtractedText
 
-_LOADERS: dict[str, Callable[[Path], ExtractedText]] = {
-    ".txt": load_text,
-    ".md": load_markdown,
-    ".markdown": load_markdown,
-    ".html": load_html,
-    ".htm": load_html,
+Loader = Callable[[Path, LoadLimits], ExtractedText]
+
+
+def _without_limits(load: Callable[[Path], ExtractedText]) -> Loader:
+    """A loader whose reading the size limit already bounds (text, Markdown, HTML)."""
+    return lambda path, _limits: load(path)
+
+
+def _load_docx(path: Path, limits: LoadLimits) -> ExtractedText:
+    limits.check_zip(path, "Word document")  # before python-docx inflates any part
+    return load_docx(path)
+
+
+_LOADERS: dict[str, Loader] = {
+    ".txt": _without_limits(load_text),
+    ".md": _without_limits(load_markdown),
+    ".markdown": _without_limits(load_markdown),
+    ".html": _without_limits(load_html),
+    ".htm": _without_limits(load_html),
     ".pdf": load_pdf,
-    ".docx": load_docx,
+    ".docx": _load_docx,
 }
 SUPPORTED_EXTENSIONS: frozenset[str] = frozenset(_LOADERS)
 
 __all__ = ["SUPPORTED_EXTENSIONS", "load_document"]
 
 
-def load_document(path: Path, *, metadata: DocumentMetadata | None = None) -> ExtractedText:
+def load_document(
+    path: Path, *, metadata: DocumentMetadata | None = None, limits: LoadLimits = DEFAULT_LIMITS
+) -> ExtractedText:
     """Extract `path`'s text with its page and section maps and its metadata.
 
-    Raises IngestError (file missing, unreadable, empty, bad metadata) or
-    UnsupportedFormatError (no loader for the extension).
+    Raises IngestError (file missing, unreadable, empty, bad metadata), IngestLimitError
+    (over a limit) or UnsupportedFormatError (no loader for the extension).
     """
     path = Path(path)
     extension = path.suffix.lower()
@@ -56,9 +75,10 @@ def load_document(path: Path, *, metadata: DocumentMetadata | None = None) -> Ex
         raise IngestError(str(path), "file not found")
     if not path.is_file():
         raise IngestError(str(path), "not a file")
+    limits.check_size(path)
     sidecar = read_sidecar(path)
     try:
-        extracted = loader(path)
+        extracted = loader(path, limits)
     except OSError as exc:
         raise IngestError(str(path), f"cannot read the file: {exc.strerror or exc}") from exc
     if not extracted.text.strip():

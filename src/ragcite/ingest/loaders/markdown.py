@@ -23,7 +23,12 @@ from ragcite.ingest.types import DocumentMetadata, ExtractedText, SectionSpan
 
 _FRONT_MATTER_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE)
 _HTML_TAG = re.compile(r"<!--.*?-->|<[^>]*>", re.DOTALL)
-_PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+# markdown-it silently drops whatever lies deeper than maxNesting; a document that nests
+# that deep (hostile, or not really Markdown) is kept verbatim instead, all its words intact.
+_MAX_NESTING = 100
+_PARSER = MarkdownIt("commonmark", {"html": True, "maxNesting": _MAX_NESTING}).enable(
+    ["table", "strikethrough"]
+)
 
 
 def load_markdown(path: Path) -> ExtractedText:
@@ -57,8 +62,11 @@ def split_front_matter(raw: str) -> tuple[str | None, str | None]:
 
 def render_markdown(body: str) -> ExtractedText:
     """Plain text and sections for Markdown `body`; the title is the first level-1 heading."""
+    tokens = _PARSER.parse(body)
+    if _nests_too_deep(tokens):
+        return ExtractedText(text=body.strip())
     renderer = _Renderer()
-    renderer.render(_PARSER.parse(body))
+    renderer.render(tokens)
     title = next((s.heading for s in renderer.sections if s.level == 1), None)
     return ExtractedText(
         text="".join(renderer.parts),
@@ -150,6 +158,13 @@ class _Renderer:
     def _append(self, piece: str) -> None:
         self.parts.append(piece)
         self.length += len(piece)
+
+
+def _nests_too_deep(tokens: list[Token]) -> bool:
+    deepest = max(
+        (t.level for token in tokens for t in (token, *(token.children or ()))), default=0
+    )
+    return deepest >= _MAX_NESTING - 1
 
 
 def _inline_text(token: Token) -> str:

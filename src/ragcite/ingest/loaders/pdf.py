@@ -11,7 +11,8 @@ from typing import Any
 
 from pypdf import PdfReader
 
-from ragcite.errors import IngestError
+from ragcite.errors import IngestError, IngestLimitError
+from ragcite.ingest.limits import DEFAULT_LIMITS, LoadLimits
 from ragcite.ingest.loaders.headings import find_heading_lines
 from ragcite.ingest.loaders.text import normalize_newlines
 from ragcite.ingest.types import DocumentMetadata, ExtractedText, PageSpan, SectionSpan
@@ -27,11 +28,17 @@ _DIGITS = re.compile(r"\d+")
 _NUMBERING = re.compile(r"(?:\d{1,3}|[A-Za-z]|[ivxIVX]{1,5})?(?:\.\d{1,3})*[.)]?")
 
 
-def load_pdf(path: Path) -> ExtractedText:
-    """Load a PDF; encrypted, corrupt and image-only files raise IngestError."""
-    reader = _open(path)
+def load_pdf(path: Path, limits: LoadLimits = DEFAULT_LIMITS) -> ExtractedText:
+    """Load a PDF; encrypted, corrupt and image-only files raise IngestError, one over the
+    page, object or time limits IngestLimitError."""
+    reader = _open(path, limits)
     try:
-        page_texts = [clean_page_text(page.extract_text() or "") for page in reader.pages]
+        page_texts = []
+        for page in reader.pages:
+            limits.check_time(path)
+            page_texts.append(clean_page_text(page.extract_text() or ""))
+    except IngestLimitError:
+        raise
     except Exception as exc:  # pypdf raises many kinds on damaged content streams
         raise IngestError(str(path), f"not a readable PDF: {_describe(exc)}") from exc
     page_texts = _drop_running_lines(page_texts)
@@ -60,7 +67,7 @@ def load_pdf(path: Path) -> ExtractedText:
     )
 
 
-def _open(path: Path) -> PdfReader:
+def _open(path: Path, limits: LoadLimits) -> PdfReader:
     try:
         reader = PdfReader(path)
         if reader.is_encrypted and not reader.decrypt(""):
@@ -68,12 +75,29 @@ def _open(path: Path) -> PdfReader:
                 str(path),
                 "not a readable PDF: it is encrypted with a password; save an unencrypted copy",
             )
-        _ = len(reader.pages)
+        _check_counts(path, reader, limits)
     except IngestError:
         raise
     except Exception as exc:  # PdfReadError, ValueError, KeyError, DependencyError, ...
         raise IngestError(str(path), f"not a readable PDF: {_describe(exc)}") from exc
     return reader
+
+
+def _check_counts(path: Path, reader: PdfReader, limits: LoadLimits) -> None:
+    objects = sum(len(table) for table in reader.xref.values()) + len(reader.xref_objStm)
+    if objects > limits.max_pdf_objects:
+        raise IngestLimitError(
+            str(path),
+            f"{objects:,} objects, over the limit of {limits.max_pdf_objects:,} "
+            "(ingest.max_pdf_objects)",
+        )
+    pages = len(reader.pages)
+    if pages > limits.max_pdf_pages:
+        raise IngestLimitError(
+            str(path),
+            f"{pages:,} pages, over the limit of {limits.max_pdf_pages:,} (ingest.max_pdf_pages); "
+            "split the PDF or raise the limit",
+        )
 
 
 def _describe(exc: Exception) -> str:
