@@ -4,16 +4,9 @@ quotes, the same answers and documents as over the embedded store."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from ragcite.config import load_settings
-from ragcite.embed.cached import CachedEmbedder
-from ragcite.index.postgres import open_postgres_store
 from ragcite.models import QuoteStatus
-from ragcite.pipeline import Ragcite, with_support_judge
-from ragcite.registry import parse_store_url
-from ragcite.score.calibration import optional_calibration
-from ragcite.verify.support import default_support_checker
+from ragcite.pipeline import Ragcite
 
 from .conftest import DEMO
 
@@ -23,24 +16,15 @@ QUESTIONS: list[tuple[str, str]] = [
 ]
 
 
-def _postgres_rag(url: str, embedder: CachedEmbedder, tmp_path: Path) -> Ragcite:
-    """The default offline stack (as `Ragcite.open` builds it) over a PostgreSQL store."""
-    settings = load_settings(store_path=tmp_path / "unused.db")
-    store = open_postgres_store(parse_store_url(url), dimension=embedder.dimension)
-    checker = default_support_checker(embedder, semantic=settings.gate.support_semantic)
-    return Ragcite(
-        settings,
-        store=store,
-        embedder=embedder,
-        support_checker=with_support_judge(checker, settings.gate, settings.generate),
-        calibration=optional_calibration(settings.score.calibration_path),
-    )
+def _postgres_rag(url: str) -> Ragcite:
+    """The default offline stack over a PostgreSQL store, opened as a user would: by the
+    store URL in the settings (the composition root finds the `postgresql` backend)."""
+    return Ragcite.open(load_settings(store=url))
 
 
-def test_ingest_and_ask_over_postgres(
-    postgres_url: str, embedder: CachedEmbedder, demo_rag: Ragcite, tmp_path: Path
-) -> None:
-    rag = _postgres_rag(postgres_url, embedder, tmp_path)
+def test_ingest_and_ask_over_postgres(postgres_url: str, demo_rag: Ragcite) -> None:
+    rag = _postgres_rag(postgres_url)
+    assert type(rag.store).__name__ == "PostgresStore"
     report = rag.ingest([DEMO])
     assert not report.failed and report.added > 0
     again = rag.ingest([DEMO])
