@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ragcite.errors import ConfigError
 from ragcite.learn.model import Array, LearnedModel
@@ -40,7 +41,7 @@ def standardisation(x: Array) -> tuple[Array, Array]:
 
 def fit_logistic(
     x: Array,
-    y: Array,
+    y: npt.NDArray[Any],
     *,
     features: Sequence[str],
     c: float = 1.0,
@@ -65,7 +66,7 @@ def fit_logistic(
 
 def fit_trees(
     x: Array,
-    y: Array,
+    y: npt.NDArray[Any],
     *,
     features: Sequence[str],
     n_trees: int,

@@ -82,7 +82,8 @@ class LearnedModel:
         m = self.margin(x)
         if self.platt is not None:
             m = self.platt[0] * m + self.platt[1]
-        return np.asarray(1.0 / (1.0 + np.exp(-m)), dtype=np.float64)
+        with np.errstate(over="ignore"):  # exp overflows to inf for a very sure row: p = 0
+            return np.asarray(1.0 / (1.0 + np.exp(-m)), dtype=np.float64)
 
     def threshold(self, name: str) -> float:
         """A named decision threshold, e.g. `threshold("supported")`."""
