@@ -13,7 +13,6 @@ from the rows (see vector_index.py), rebuilt when the store's generation moves.
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 import threading
 from datetime import UTC, date, datetime
@@ -36,13 +35,13 @@ from ragcite.index.store import (
 from ragcite.index.vector_index import VectorIndex
 from ragcite.ingest.types import PageSpan
 from ragcite.models import Document, DocumentStatus, SourceChunk
-from ragcite.text.words import STOPWORDS
+from ragcite.text.words import STOPWORDS, WORD
 
 _CHUNK_COLUMNS = """
     c.rowid, c.chunk_id, c.document_id, c.document_version, c.page_number, c.section_heading,
     c.chunk_text, c.char_start, c.char_end, d.title, d.url, d.effective_date, d.status, d.corpus
 """
-_WORD = re.compile(r"\w+", re.UNICODE)
+_WORD = WORD  # the one tokenizer's plain words: runs of letters and digits, as FTS5 cuts
 
 
 class SQLiteStore:

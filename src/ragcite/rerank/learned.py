@@ -17,7 +17,6 @@ position is one of the features.
 from __future__ import annotations
 
 import math
-import re
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -30,8 +29,9 @@ from ragcite.errors import ModelError
 from ragcite.learn.model import LearnedModel, load_models, require_features
 from ragcite.models import SourceChunk
 from ragcite.rerank.sentence_similarity import best_sentence_similarity
+from ragcite.text import words as text_words
 from ragcite.text.sentences import split_sentences
-from ragcite.text.words import QUESTION_WORDS, STOPWORDS
+from ragcite.text.stems import trim_plural
 
 FEATURES = (
     "vector",
@@ -50,25 +50,18 @@ FEATURES = (
 
 Matrix = npt.NDArray[np.float64]
 
-_WORD = re.compile(r"\w+", re.UNICODE)
 # Question, function and negation words: they say nothing about which passage answers.
-_STOPWORDS = STOPWORDS | QUESTION_WORDS | {"no", "not"}
+_STOPWORDS = text_words.STOPWORDS | text_words.QUESTION_WORDS | {"no", "not"}
 
 
 def content_words(text: str) -> list[str]:
-    """Lower-cased words without stop words, with a plural "s" trimmed.
+    """The reranker's content words: plain words without stop and question words, with a
+    plural "s" trimmed.
 
     >>> content_words("Which magazines were started first?")
     ['magazine', 'started', 'first']
     """
-    words = []
-    for word in _WORD.findall(text.lower()):
-        if word in _STOPWORDS:
-            continue
-        if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-            word = word[:-1]
-        words.append(word)
-    return words
+    return [trim_plural(w) for w in text_words.content_words(text, _STOPWORDS)]
 
 
 class LearnedReranker:

@@ -19,10 +19,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ragcite.text.stems import stem
+from ragcite.text.words import tokens
 from ragcite.verify.support.names import entity_found
 from ragcite.verify.support.polarity import coverage_beside_polarity, negated, opposite_polarity
 from ragcite.verify.support.quantities import Quantity, quantities, spell_out_iso_dates
-from ragcite.verify.support.text import named_entities, stem, words
+from ragcite.verify.support.text import named_entities
 
 SIGNAL_NAMES = (
     "hard_has_numbers",
@@ -140,7 +142,7 @@ def run_hard_checks(
     entities = named_entities(claim)
     if entities:
         signals["hard_has_entities"] = 1.0
-        evidence_stems = {stem(t) for t in words(evidence)}
+        evidence_stems = {stem(t) for t in tokens(evidence)}
         missing_entities = [e for e in entities if not entity_found(e, evidence, evidence_stems)]
         signals["hard_entity_missing"] = len(missing_entities) / len(entities)
         claim_lower = claim.lower()
