@@ -142,6 +142,7 @@ def _extract(data: Splits, embedder: MiniLMEmbedder, cache: Path) -> tuple[Array
     seconds = time.perf_counter() - start
     x = np.array([[r[f] for f in FEATURES["semantic"]] for r in rows])
     cosine = _cosine_baseline(pairs, ~data.tr)
+    cache.parent.mkdir(parents=True, exist_ok=True)
     np.savez(cache, x=x, cosine=cosine, n=np.array(len(pairs)), signal_seconds=seconds)
     return x, cosine, seconds
 

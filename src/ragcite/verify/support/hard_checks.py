@@ -139,20 +139,29 @@ def run_hard_checks(
         reasons.append(message)
         contradiction = contradiction or message
 
-    entities = named_entities(claim)
-    if entities:
-        signals["hard_has_entities"] = 1.0
-        evidence_stems = {stem(t) for t in tokens(evidence)}
-        missing_entities = [e for e in entities if not entity_found(e, evidence, evidence_stems)]
-        signals["hard_entity_missing"] = len(missing_entities) / len(entities)
-        claim_lower = claim.lower()
-        rivals = [e for e in named_entities(window or aligned) if e.lower() not in claim_lower]
-        for entity in missing_entities:
-            if rivals:
-                signals["hard_entity_conflict"] = 1.0
-                reasons.append(
-                    f"'{entity}' in the claim is not in the evidence (evidence names {rivals[0]})"
-                )
-            else:
-                reasons.append(f"'{entity}' in the claim is not in the evidence")
+    _check_entities(claim, evidence, window or aligned, signals, reasons)
     return HardCheckResult(signals, tuple(reasons), contradiction, negation_alignment)
+
+
+def _check_entities(
+    claim: str, evidence: str, aligned: str, signals: dict[str, float], reasons: list[str]
+) -> None:
+    """Names in the claim must be in the evidence; another name in `aligned` (the
+    best-aligned sentences) instead is a conflict. Updates `signals` and `reasons`."""
+    entities = named_entities(claim)
+    if not entities:
+        return
+    signals["hard_has_entities"] = 1.0
+    evidence_stems = {stem(t) for t in tokens(evidence)}
+    missing_entities = [e for e in entities if not entity_found(e, evidence, evidence_stems)]
+    signals["hard_entity_missing"] = len(missing_entities) / len(entities)
+    claim_lower = claim.lower()
+    rivals = [e for e in named_entities(aligned) if e.lower() not in claim_lower]
+    for entity in missing_entities:
+        if rivals:
+            signals["hard_entity_conflict"] = 1.0
+            reasons.append(
+                f"'{entity}' in the claim is not in the evidence (evidence names {rivals[0]})"
+            )
+        else:
+            reasons.append(f"'{entity}' in the claim is not in the evidence")
