@@ -141,8 +141,8 @@ def _targets(report: dict[str, Any]) -> list[str]:
         f"{ab['baseline: overlap']['f1']:.3f}, margin "
         f"{100 * (ab['combined']['f1'] - ab['baseline: overlap']['f1']):+.1f} points "
         f"({_met(ab['combined']['f1'] - ab['baseline: overlap']['f1'] >= 0.05)} for >= 5).",
-        "- The test split holds 251 AttributionBench pairs, so its macro-F1 moves by a few"
-        " points on noise. Cross-validated instead (5 group folds over train + validation,"
+        f"- The test split holds {report['counts']['attributionbench']} AttributionBench pairs,"
+        " so its macro-F1 moves by a few points on noise. Cross-validated instead (5 group folds over train + validation,"
         f" {report['cv_counts']['AttributionBench']:,} AttributionBench and"
         f" {report['cv_counts']['real-world pooled']:,} real-world pairs; logistic as shipped;"
         " ROC-AUC / best-threshold macro-F1, which flatters every method alike): "
