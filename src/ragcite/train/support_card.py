@@ -142,7 +142,8 @@ def _targets(report: dict[str, Any]) -> list[str]:
         f"{100 * (ab['combined']['f1'] - ab['baseline: overlap']['f1']):+.1f} points "
         f"({_met(ab['combined']['f1'] - ab['baseline: overlap']['f1'] >= 0.05)} for >= 5).",
         f"- The test split holds {report['counts']['attributionbench']} AttributionBench pairs,"
-        " so its macro-F1 moves by a few points on noise. Cross-validated instead (5 group folds over train + validation,"
+        " so its macro-F1 moves by a few points on noise. Cross-validated instead (5 group"
+        " folds over train + validation,"
         f" {report['cv_counts']['AttributionBench']:,} AttributionBench and"
         f" {report['cv_counts']['real-world pooled']:,} real-world pairs; logistic as shipped;"
         " ROC-AUC / best-threshold macro-F1, which flatters every method alike): "
