@@ -99,8 +99,20 @@ def train_support_command(
     show_default=True,
     help="Labelled demo questions (evaluation only).",
 )
-@click.option("--train-questions", type=click.IntRange(min=10), default=2000, show_default=True)
-@click.option("--heldout-questions", type=click.IntRange(min=1), default=1000, show_default=True)
+@click.option(
+    "--train-questions",
+    type=click.IntRange(min=10),
+    default=2000,
+    show_default=True,
+    help="HaluEval questions to train on (every fifth chooses the model).",
+)
+@click.option(
+    "--heldout-questions",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="Held-out HaluEval questions to report on.",
+)
 @click.option("--seed", type=int, default=13, show_default=True, help="Question split seed.")
 def train_rerank_command(
     model: Path | None,

@@ -46,6 +46,7 @@ from ragcite.train.rerank_eval import (
     retrieve_all,
     throughput,
 )
+from ragcite.train.support_data import require_datasets
 
 SEED = 13
 Fit = Callable[[np.ndarray, np.ndarray], LearnedModel]
@@ -87,6 +88,7 @@ def configs(seed: int) -> dict[str, Fit]:
 def train_rerank(options: RerankOptions) -> dict[str, Any]:
     """Fit, write the model file (and card), and return the training report."""
     require_sklearn()
+    require_datasets()
     options.cache.mkdir(parents=True, exist_ok=True)
     embedder = DiskCachedEmbedder(MiniLMEmbedder(), options.cache / "vectors.npz")
     print("corpora", flush=True)

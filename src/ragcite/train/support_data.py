@@ -19,7 +19,8 @@ import numpy.typing as npt
 from ragcite.embed.base import Embedder
 from ragcite.embed.minilm import MiniLMEmbedder
 from ragcite.embed.static import StaticEmbedder
-from ragcite.eval.datasets import LOADERS, SupportPair, split_of
+from ragcite.errors import InputError
+from ragcite.eval.datasets import DEFAULT_ROOT, LOADERS, SupportPair, split_of
 from ragcite.learn.model import LearnedModel
 from ragcite.verify.support.checker import LayeredSupportChecker
 from ragcite.verify.support.hard_checks import SIGNAL_NAMES as HARD
@@ -55,8 +56,18 @@ class Splits:
         return np.asarray(self.split == "test")
 
 
+def require_datasets() -> None:
+    """Raise InputError unless the shared data sets are where the loaders read them."""
+    if not DEFAULT_ROOT.is_dir():
+        raise InputError(
+            f"the training data sets are not at {DEFAULT_ROOT}: train from a source checkout "
+            "with the shared data sets beside it (../shared/datasets)"
+        )
+
+
 def load_splits(cap: int = 2000, *, seed: int = SEED) -> Splits:
     """Every shared data set's pairs, about `cap` per data set, as `Splits`."""
+    require_datasets()
     pairs = cap_per_source([p for name in LOADERS for p in LOADERS[name]()], cap, seed=seed)
     return Splits(
         pairs=pairs,
