@@ -34,7 +34,7 @@ def _what(r: dict[str, Any]) -> list[str]:
         "query's content words found in the best sentence, the chunk (with its headings), the",
         "chunk weighted by rarity among the candidates, and the title and section heading.",
         f"Model: {r['kind']} ({r['chosen']}), NumPy-only inference, "
-        f"{r['model_bytes'] // 1024} KB of JSON (a `ragcite.learn` model).",
+        f"{r['model_bytes'] / 1024:.1f} KB of JSON (a `ragcite.learn` model).",
         "",
     ]
 
