@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -18,18 +20,16 @@ def _data() -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
-def _reloaded(model: LearnedModel, tmp_path: object) -> LearnedModel:
-    import json
-
+def _reloaded(model: LearnedModel) -> LearnedModel:
     text = models_to_json({"m": model}, about="test")
     return LearnedModel.from_dict(json.loads(text)["models"]["m"])
 
 
-def test_a_fitted_logistic_model_matches_scikit_learn(tmp_path: object) -> None:
+def test_a_fitted_logistic_model_matches_scikit_learn() -> None:
     from sklearn.linear_model import LogisticRegression
 
     x, y = _data()
-    model = _reloaded(fit_logistic(x, y, features=("a", "b", "c"), c=0.5), tmp_path)
+    model = _reloaded(fit_logistic(x, y, features=("a", "b", "c"), c=0.5))
     mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-9
     reference = LogisticRegression(C=0.5, max_iter=2000).fit((x - mean) / scale, y)
     expected = reference.predict_proba((x - mean) / scale)[:, 1]
@@ -37,7 +37,7 @@ def test_a_fitted_logistic_model_matches_scikit_learn(tmp_path: object) -> None:
 
 
 @pytest.mark.parametrize("standardise", [True, False])
-def test_fitted_trees_match_scikit_learn(standardise: bool, tmp_path: object) -> None:
+def test_fitted_trees_match_scikit_learn(standardise: bool) -> None:
     from sklearn.ensemble import GradientBoostingClassifier
 
     x, y = _data()
@@ -49,7 +49,7 @@ def test_fitted_trees_match_scikit_learn(standardise: bool, tmp_path: object) ->
         n_estimators=20, max_depth=2, learning_rate=0.1, subsample=0.8, random_state=13
     ).fit(z, y)
     expected = reference.predict_proba(z)[:, 1]
-    np.testing.assert_allclose(_reloaded(model, tmp_path).predict(x), expected, rtol=1e-9)
+    np.testing.assert_allclose(_reloaded(model).predict(x), expected, rtol=1e-9)
 
 
 def test_calibration_and_rounding_are_kept() -> None:

@@ -7,7 +7,7 @@ import pytest
 
 from ragcite.eval.datasets import SupportPair
 from ragcite.train.rerank_eval import ranking_metrics
-from ragcite.train.support_data import cap_per_source, source_weights
+from ragcite.train.support_data import signals_cache_key, cap_per_source, source_weights
 from ragcite.train.support_fit import best_threshold, metrics
 
 
@@ -50,3 +50,10 @@ def test_ranking_metrics_read_the_first_relevant_rank() -> None:
     assert m["recall@1"] == pytest.approx(1 / 3)
     assert m["recall@5"] == pytest.approx(2 / 3)
     assert m["mrr@10"] == pytest.approx((1 + 1 / 3 + 0) / 3)
+
+
+def test_cached_signals_are_keyed_by_the_pairs() -> None:
+    pairs = [_pair("a", "anli"), _pair("b", "anli")]
+    assert signals_cache_key(pairs) == signals_cache_key(list(pairs))
+    assert signals_cache_key(pairs) != signals_cache_key(pairs[:1])
+    assert signals_cache_key(pairs) != signals_cache_key([pairs[0], _pair("c", "anli")])

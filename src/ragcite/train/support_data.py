@@ -16,6 +16,9 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+import ragcite.embed
+import ragcite.text
+import ragcite.verify.support
 from ragcite.embed.base import Embedder
 from ragcite.embed.minilm import MiniLMEmbedder
 from ragcite.embed.static import StaticEmbedder
@@ -124,21 +127,32 @@ class Signals:
 
 
 def signals(data: Splits, embedder: MiniLMEmbedder, cache: Path) -> Signals:
-    """The signals of every pair, MiniLM's cached in `cache` (an .npz file)."""
-    pairs = data.pairs
-    if cache.exists():
-        loaded = np.load(cache)
-        if int(loaded["n"]) == len(pairs):
-            x, cosine, seconds = loaded["x"], loaded["cosine"], float(loaded["signal_seconds"])
-        else:
-            x, cosine, seconds = _extract(data, embedder, cache)
+    """The signals of every pair, MiniLM's cached in `cache` (an .npz file). The cache
+    is used only for the same pairs and the same signal code (text and support layers)."""
+    key = signals_cache_key(data.pairs)
+    loaded = np.load(cache) if cache.exists() else None
+    if loaded is not None and "key" in loaded.files and str(loaded["key"]) == key:
+        x, cosine, seconds = loaded["x"], loaded["cosine"], float(loaded["signal_seconds"])
     else:
-        x, cosine, seconds = _extract(data, embedder, cache)
-    x_static, static_seconds = _static_semantic(pairs, x)
+        x, cosine, seconds = _extract(data, embedder, cache, key)
+    x_static, static_seconds = _static_semantic(data.pairs, x)
     return Signals(x, x_static, cosine, seconds, static_seconds)
 
 
-def _extract(data: Splits, embedder: MiniLMEmbedder, cache: Path) -> tuple[Array, Array, float]:
+def signals_cache_key(pairs: list[SupportPair]) -> str:
+    """A digest of the pairs and of the source of every module the signals come from."""
+    digest = hashlib.sha256()
+    for p in pairs:
+        digest.update(f"{p.claim}\x00{p.evidence}\x00{p.group}\x01".encode())
+    for package in (ragcite.text, ragcite.verify.support, ragcite.embed):
+        for path in sorted(Path(next(iter(package.__path__))).glob("*.py")):
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _extract(
+    data: Splits, embedder: MiniLMEmbedder, cache: Path, key: str
+) -> tuple[Array, Array, float]:
     pairs = data.pairs
     checker = signal_checker(embedder)
     rows: list[dict[str, float]] = []
@@ -154,7 +168,7 @@ def _extract(data: Splits, embedder: MiniLMEmbedder, cache: Path) -> tuple[Array
     x = np.array([[r[f] for f in FEATURES["semantic"]] for r in rows])
     cosine = _cosine_baseline(pairs, ~data.tr)
     cache.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(cache, x=x, cosine=cosine, n=np.array(len(pairs)), signal_seconds=seconds)
+    np.savez(cache, x=x, cosine=cosine, key=np.array(key), signal_seconds=seconds)
     return x, cosine, seconds
 
 
