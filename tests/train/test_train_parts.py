@@ -7,7 +7,7 @@ import pytest
 
 from ragcite.eval.datasets import SupportPair
 from ragcite.train.rerank_eval import ranking_metrics
-from ragcite.train.support_data import signals_cache_key, cap_per_source, source_weights
+from ragcite.train.support_data import cap_per_source, signals_cache_key, source_weights
 from ragcite.train.support_fit import best_threshold, metrics
 
 
