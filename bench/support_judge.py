@@ -103,7 +103,7 @@ def main() -> None:
     scores = np.array([r.score for r in results])
     alone = np.array([r.verdict is SupportVerdict.SUPPORTED for r in results])
     contradicted = np.array([r.verdict is SupportVerdict.CONTRADICTED for r in results])
-    partial, supported = checker.model.partial_threshold, checker.model.supported_threshold
+    partial, supported = checker.partial_threshold, checker.supported_threshold
     gate = GateSettings()
     print(
         f"{len(pairs)} held-out real-world claims; checker alone macro-F1 "

@@ -61,7 +61,7 @@ def reranker(embedder: CachedEmbedder) -> LearnedReranker:
 
 def test_the_packaged_model_loads_and_matches_the_features() -> None:
     spec = json.loads(packaged_model_path().read_text(encoding="utf-8"))
-    assert tuple(spec["features"]) == FEATURES
+    assert tuple(spec["models"]["reranker"]["features"]) == FEATURES
     assert load_model() is load_model()  # loaded once
 
 
@@ -154,3 +154,13 @@ def test_compound_question_scores_each_chunk_against_its_part(demo_rag: Ragcite)
     backups = next(c for c in by_parts if "backups are kept for 35 days" in c.chunk_text)
     assert backups.reranker_score > whole_scores[backups.chunk_id] + 0.2
     assert by_parts[0].chunk_id == backups.chunk_id
+
+
+def test_a_model_trained_on_other_features_is_refused(tmp_path: Path) -> None:
+    spec = json.loads(packaged_model_path().read_text(encoding="utf-8"))
+    entry = spec["models"]["reranker"]
+    entry["features"] = [*entry["features"][:-1], "renamed"]
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    with pytest.raises(ModelError, match=r"other features.*ragcite train rerank"):
+        load_model(path)

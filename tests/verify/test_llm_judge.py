@@ -225,8 +225,8 @@ def test_thresholds_come_from_the_layered_checkers_model() -> None:
     inner = default_support_checker()  # lexical: no embedder needed
     assert isinstance(inner, LayeredSupportChecker)
     checker = JudgedSupportChecker(inner, ScriptedModel("SUPPORTED"), model_id="m")
-    assert checker.supported_threshold == inner.model.supported_threshold
-    assert checker.band[0] == pytest.approx(max(0.0, inner.model.partial_threshold - 0.05))
+    assert checker.supported_threshold == inner.supported_threshold
+    assert checker.band[0] == pytest.approx(max(0.0, inner.partial_threshold - 0.05))
     with pytest.raises(ValueError, match="supported_threshold"):
         JudgedSupportChecker(FixedChecker(), ScriptedModel("x"), model_id="m")
 

@@ -70,14 +70,15 @@ def test_semantic_similarity_and_cache() -> None:
 
 
 def test_tree_model_scores_without_sklearn() -> None:
-    from ragcite.verify.support.learned import SupportModel
+    from ragcite.learn.model import LearnedModel
 
     # One stump: lex_overlap <= 0.5 -> -2, else +2; identity Platt scaling.
-    model = SupportModel.from_dict(
+    model = LearnedModel.from_dict(
         {
             "features": ["lex_overlap"],
-            "kind": "gbt",
-            "params": {"init": 0.0, "learning_rate": 1.0},
+            "kind": "trees",
+            "init": 0.0,
+            "learning_rate": 1.0,
             "trees": [
                 {
                     "feature": [0, -2, -2],
@@ -91,7 +92,7 @@ def test_tree_model_scores_without_sklearn() -> None:
             "thresholds": {"supported": 0.5, "partial": 0.3},
         }
     )
-    low, high = model.score([{"lex_overlap": 0.2}, {"lex_overlap": 0.9}])
+    low, high = model.predict(model.matrix([{"lex_overlap": 0.2}, {"lex_overlap": 0.9}]))
     assert low == pytest.approx(1 / (1 + np.exp(2)))
     assert high == pytest.approx(1 / (1 + np.exp(-2)))
 

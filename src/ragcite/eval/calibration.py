@@ -9,7 +9,6 @@ calibrated value; inside each, isotonic vs Platt is chosen by inner-fold ECE).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +18,7 @@ import numpy as np
 
 from ragcite.config import ScoreSettings
 from ragcite.errors import ConfigError
+from ragcite.eval.datasets import group_fold
 from ragcite.eval.metrics import brier_score, expected_calibration_error, reliability_bins
 from ragcite.eval.runner import QuestionTrace
 from ragcite.score.calibration import IsotonicMap, PlattMap
@@ -151,14 +151,9 @@ FITTERS: dict[str, Callable[[Sequence[float], Sequence[bool]], Map]] = {
 }
 
 
-def _fold(group: str, folds: int, salt: str) -> int:
-    digest = hashlib.sha256(f"{salt}:{group}".encode()).digest()
-    return int.from_bytes(digest[:4], "big") % folds
-
-
 def _out_of_fold(points: Points, method: str, folds: int, salt: str) -> list[float] | None:
     """Held-out calibrated values for every point, or None if a fold has nothing to fit."""
-    assign = [_fold(g, folds, salt) for g in points.group]
+    assign = [group_fold(g, folds, salt=salt) for g in points.group]
     out = [0.0] * len(points.confidence)
     for fold in range(folds):
         train = [i for i, f in enumerate(assign) if f != fold]
@@ -204,7 +199,7 @@ def fit_calibration(points: Points) -> tuple[Map, str]:
 def held_out_calibration(points: Points) -> dict[str, Any]:
     """ECE and Brier before and after calibration, every point judged by a map fitted
     without its question (outer folds), the method chosen inside each outer fold."""
-    assign = [_fold(g, OUTER_FOLDS, "outer") for g in points.group]
+    assign = [group_fold(g, OUTER_FOLDS, salt="outer") for g in points.group]
     after = [0.0] * len(points.confidence)
     methods = []
     for fold in range(OUTER_FOLDS):

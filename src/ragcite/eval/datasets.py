@@ -56,6 +56,13 @@ def split_of(
     return "test"
 
 
+def group_fold(group: str, folds: int, *, salt: str) -> int:
+    """A deterministic cross-validation fold (0 .. folds-1) for a group: rows that share
+    a group never land in two folds."""
+    digest = hashlib.sha256(f"{salt}:{group}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") % folds
+
+
 def _field_list(value: Any) -> list[Any]:
     """Some exports store lists as Python-literal strings; accept both."""
     if isinstance(value, str):

@@ -13,7 +13,6 @@ When no sentence clears the relevance threshold the question is unanswerable.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,9 +23,8 @@ from ragcite.models import DraftAnswer, DraftCitation, DraftClaim, SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.rerank.sentence_similarity import sentence_in_context
 from ragcite.text.sentences import split_sentences
-from ragcite.text.words import QUESTION_WORDS, STOPWORDS
+from ragcite.text.words import QUESTION_WORDS, STOPWORDS, content_words, words
 
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _QUESTION_STOPWORDS = STOPWORDS | QUESTION_WORDS
 _MIN_WORDS = 5
 # A line without a final stop is a heading or a label unless it is this long.
@@ -122,8 +120,8 @@ class ExtractiveGenerator:
         for (index, start, _end), text, context, sem in zip(
             spans, texts, in_context, semantic, strict=True
         ):
-            words = _content_words(text) | _content_words(chunks[index].section_heading or "")
-            coverage = len(query_words & words) / len(query_words) if query_words else 0.0
+            chunk_words = _content_words(text) | _content_words(chunks[index].section_heading or "")
+            coverage = len(query_words & chunk_words) / len(query_words) if query_words else 0.0
             score = 0.65 * float(sem) + 0.15 * coverage + 0.2 * chunks[index].composite_confidence
             out.append(_Candidate(index, start, text, context, chunks[index].chunk_id, score))
         return out
@@ -152,19 +150,16 @@ class ExtractiveGenerator:
 
 
 def _content_words(text: str) -> set[str]:
-    return {
-        w.casefold()[:6]  # a crude stem: "retention" and "retained" share "retain"/"retent"
-        for w in _WORD.findall(text)
-        if w.casefold() not in _QUESTION_STOPWORDS
-    }
+    # A crude stem: "retention" and "retained" share "retain"/"retent".
+    return {w[:6] for w in content_words(text, _QUESTION_STOPWORDS)}
 
 
 def _is_statement(sentence: str, heading: str | None) -> bool:
     """A sentence that can be a claim: long enough, and not a heading line."""
-    words = len(_WORD.findall(sentence))
-    if words < _MIN_WORDS or sentence.strip() == (heading or "").strip():
+    count = len(words(sentence))
+    if count < _MIN_WORDS or sentence.strip() == (heading or "").strip():
         return False
-    return sentence.rstrip()[-1:] in ".!?)\"'" or words >= _MIN_UNPUNCTUATED_WORDS
+    return sentence.rstrip()[-1:] in ".!?)\"'" or count >= _MIN_UNPUNCTUATED_WORDS
 
 
 def _one_line(sentence: str) -> str:

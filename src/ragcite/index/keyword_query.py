@@ -7,11 +7,7 @@ PostgreSQL store searches the same words (`keyword_words`), each as its own tsqu
 
 from __future__ import annotations
 
-import re
-
-from ragcite.text.words import STOPWORDS
-
-_WORD = re.compile(r"\w+", re.UNICODE)
+from ragcite.text.words import STOPWORDS, WORD
 
 
 def keyword_words(text: str) -> list[str]:
@@ -20,7 +16,8 @@ def keyword_words(text: str) -> list[str]:
     >>> keyword_words("What is the NEAR operator? near!")
     ['near', 'operator']
     """
-    words = [w.lower() for w in _WORD.findall(text)]
+    # lower(), not casefold(): FTS5's unicode61 tokenizer lower-cases and nothing more.
+    words = [w.lower() for w in WORD.findall(text)]
     return list(dict.fromkeys(w for w in words if w not in STOPWORDS)) or list(dict.fromkeys(words))
 
 

@@ -1,6 +1,6 @@
 """Regression trees as plain JSON, for the small learned models ragcite ships.
 
-The training scripts turn a fitted scikit-learn tree into a dict (`tree_to_dict`); at run
+Training (`ragcite.learn.fit`) turns a fitted scikit-learn tree into a dict (`tree_to_dict`); at run
 time `Tree.from_dict` loads it and `Tree.predict` walks every row at once with NumPy, so
 no pickle and no scikit-learn are needed to score.
 """
@@ -35,6 +35,15 @@ class Tree:
             np.asarray(data["right"], dtype=np.int64),
             np.asarray(data["value"], dtype=np.float64),
         )
+
+    def to_dict(self) -> dict[str, list[Any]]:
+        return {
+            "feature": self.feature.tolist(),
+            "threshold": self.threshold.tolist(),
+            "left": self.left.tolist(),
+            "right": self.right.tolist(),
+            "value": self.value.tolist(),
+        }
 
     def predict(self, x: Array) -> Array:
         """The leaf value each row of `x` reaches."""

@@ -3,8 +3,8 @@
 Each candidate chunk gets a dozen features — its vector similarity and BM25 score (raw and
 relative to the best candidate), its ranks, its best sentence's cosine to the query, and
 how many of the query's content words its best sentence, its text and its headings
-cover — and a model trained by `scripts/train_rerank.py` (logistic regression or a few
-shallow trees, stored as plain JSON) turns them into a relevance probability. Inference
+cover — and a model trained by `ragcite train rerank` (logistic regression or a few
+shallow trees, a `ragcite.learn` model) turns them into a relevance probability. Inference
 is NumPy only; the sentence vectors are the ones the extractive generator reuses.
 
     >>> LearnedReranker(MiniLMEmbedder()).score("How long is parental leave?", chunks)
@@ -16,26 +16,23 @@ position is one of the features.
 
 from __future__ import annotations
 
-import json
 import math
-import re
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ragcite.embed.base import Embedder
 from ragcite.errors import ModelError
-from ragcite.learn.trees import Tree
+from ragcite.learn.model import LearnedModel, load_models, require_features
 from ragcite.models import SourceChunk
 from ragcite.rerank.sentence_similarity import best_sentence_similarity
+from ragcite.text import words as text_words
 from ragcite.text.sentences import split_sentences
-from ragcite.text.words import QUESTION_WORDS, STOPWORDS
+from ragcite.text.stems import trim_plural
 
-FORMAT = "ragcite-reranker/1"
 FEATURES = (
     "vector",
     "vector_gap",
@@ -53,31 +50,24 @@ FEATURES = (
 
 Matrix = npt.NDArray[np.float64]
 
-_WORD = re.compile(r"\w+", re.UNICODE)
 # Question, function and negation words: they say nothing about which passage answers.
-_STOPWORDS = STOPWORDS | QUESTION_WORDS | {"no", "not"}
+_STOPWORDS = text_words.STOPWORDS | text_words.QUESTION_WORDS | {"no", "not"}
 
 
 def content_words(text: str) -> list[str]:
-    """Lower-cased words without stop words, with a plural "s" trimmed.
+    """The reranker's content words: plain words without stop and question words, with a
+    plural "s" trimmed.
 
     >>> content_words("Which magazines were started first?")
     ['magazine', 'started', 'first']
     """
-    words = []
-    for word in _WORD.findall(text.lower()):
-        if word in _STOPWORDS:
-            continue
-        if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-            word = word[:-1]
-        words.append(word)
-    return words
+    return [trim_plural(w) for w in text_words.content_words(text, _STOPWORDS)]
 
 
 class LearnedReranker:
     name = "learned"
 
-    def __init__(self, embedder: Embedder, *, model: RerankModel | None = None) -> None:
+    def __init__(self, embedder: Embedder, *, model: LearnedModel | None = None) -> None:
         self.embedder = embedder
         self.model = model or load_model()
 
@@ -147,35 +137,7 @@ def _best_sentence_coverage(
     )
 
 
-class RerankModel:
-    """Logistic regression over standardised features, or boosted regression trees."""
-
-    def __init__(self, spec: dict[str, Any]) -> None:
-        if spec.get("format") != FORMAT:
-            raise ModelError(f"reranker model format {spec.get('format')!r}; expected {FORMAT}")
-        if tuple(spec["features"]) != FEATURES:
-            raise ModelError(
-                "the reranker model was trained on other features; retrain it "
-                "with scripts/train_rerank.py"
-            )
-        self.kind: str = spec["kind"]
-        self.mean = np.asarray(spec["mean"], dtype=np.float64)
-        self.scale = np.asarray(spec["scale"], dtype=np.float64)
-        self.spec = spec
-
-    def predict(self, rows: Matrix) -> Matrix:
-        """Relevance probabilities in [0, 1], one per row."""
-        z = (rows - self.mean) / self.scale
-        if self.kind == "logistic":
-            logit = z @ np.asarray(self.spec["weights"]) + float(self.spec["bias"])
-        elif self.kind == "trees":
-            logit = np.full(len(z), float(self.spec["init"]))
-            for tree in self.spec["trees"]:
-                logit += float(self.spec["learning_rate"]) * Tree.from_dict(tree).predict(z)
-        else:
-            raise ModelError(f"unknown reranker model kind {self.kind!r}")
-        probability: Matrix = 1.0 / (1.0 + np.exp(-logit))
-        return probability
+RETRAIN = "ragcite train rerank"
 
 
 def packaged_model_path() -> Path:
@@ -183,17 +145,18 @@ def packaged_model_path() -> Path:
 
 
 @lru_cache(maxsize=4)
-def _load(path: Path) -> RerankModel:
-    try:
-        spec = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+def _load(path: Path) -> LearnedModel:
+    models = load_models(path, what="reranker model", retrain=RETRAIN)
+    model = models.get("reranker")
+    if model is None:
         raise ModelError(
-            f"cannot read the reranker model {path} ({exc}); rebuild it with "
-            "scripts/train_rerank.py"
-        ) from None
-    return RerankModel(spec)
+            f"the reranker model {path} has no model named 'reranker' (it has: "
+            f"{', '.join(models)}); rebuild it with `{RETRAIN}`"
+        )
+    require_features(model, FEATURES, what="reranker model", retrain=RETRAIN)
+    return model
 
 
-def load_model(path: Path | None = None) -> RerankModel:
+def load_model(path: Path | None = None) -> LearnedModel:
     """The reranker model at `path`, or the packaged one; loaded once per path."""
     return _load(path or packaged_model_path())

@@ -1,16 +1,41 @@
-"""Words: the stopword lists and tokenizer that every stage shares.
+"""Words: the one tokenizer every stage shares, its named views, and the stopword lists.
 
-One list, so that the keyword index, the extractive generator, the support checker,
-the reranker and the eval labels agree on what a content word is. The shipped support
-and reranker models were trained with these lists: change them and retrain
-(scripts/train_support.py, scripts/train_rerank.py).
+One place, so that the keyword index, the extractive generator, the quote check, the
+unattributed-sentence check, the support checker and the reranker agree on what a word
+is (the eval labels alone keep their own, on purpose: see
+`ragcite.eval.labels`). Two cuts of the same text, built from the same letter and digit
+classes (Unicode-aware):
+
+* `words` — plain words: runs of letters and digits, case-folded; any other character
+  splits ("don't" -> "don", "t"; "COVID-19" -> "covid", "19"). This is how SQLite FTS5's
+  unicode61 tokenizer cuts text, so keyword queries built from it match the index.
+* `tokens` — words and numbers as written, for checks that read them: a number keeps its
+  currency sign, separators, decimals and scale ("$1,200.50", "5k"; the checks read a
+  following "%" or unit themselves), a word keeps inner apostrophes, dots and hyphens
+  ("don't", "U.S", "well-known") and holds letters only ("COVID-19" -> "COVID", "19").
+
+Views on them: `content_words` (plain words minus stopwords) and `word_spans` (plain
+words with their offsets); stems are in `ragcite.text.stems`. The shipped support and
+reranker models were trained with these: change them and retrain (`ragcite train`).
+
+>>> words("Don't pay $1,200.50 for COVID-19 tests")
+['don', 't', 'pay', '1', '200', '50', 'for', 'covid', '19', 'tests']
+>>> tokens("Don't pay $1,200.50 for COVID-19 tests")
+["Don't", 'pay', '$1,200.50', 'for', 'COVID', '19', 'tests']
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
-WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_LETTER = r"[^\W\d_]"
+_LETTER_OR_DIGIT = r"[^\W_]"
+WORD = re.compile(rf"{_LETTER_OR_DIGIT}+")
+TOKEN = re.compile(
+    r"\$?\d[\d,]*(?:\.\d+)?%?[kKmMbB]?\b"  # a number: 12, 1,200.50, $5, 5k
+    rf"|{_LETTER}+(?:['’.-]+{_LETTER}+)*"  # a word, with inner apostrophes, dots, hyphens
+)
 
 # Function words: they carry no content of their own.
 STOPWORDS = frozenset(
@@ -31,5 +56,26 @@ QUESTION_WORDS = frozenset("long many much called named known name one done eith
 
 
 def words(text: str) -> list[str]:
-    """The case-folded word tokens of `text` (letters and digits; punctuation splits)."""
+    """The plain words of `text`, case-folded: runs of letters and digits."""
     return [w.casefold() for w in WORD.findall(text)]
+
+
+def word_spans(text: str) -> list[tuple[str, int, int]]:
+    """Each plain word of `text`, case-folded, with its start and end offsets."""
+    return [(m.group().casefold(), m.start(), m.end()) for m in WORD.finditer(text)]
+
+
+def has_words(text: str) -> bool:
+    """True when `text` holds at least one letter or digit."""
+    return WORD.search(text) is not None
+
+
+def tokens(text: str) -> list[str]:
+    """The words and numbers of `text` as written (case kept)."""
+    return TOKEN.findall(text)
+
+
+def content_words(text: str, stopwords: Collection[str] = STOPWORDS) -> list[str]:
+    """The plain words of `text` that are not stopwords (`stopwords` may add lists,
+    e.g. `STOPWORDS | QUESTION_WORDS`)."""
+    return [w for w in words(text) if w not in stopwords]

@@ -19,10 +19,10 @@ import re
 from dataclasses import dataclass
 
 from ragcite.models import QuoteStatus
+from ragcite.text.words import has_words, word_spans, words
 from ragcite.verify.markers import strip_citation_markers
 from ragcite.verify.normalize import normalize_with_map
 
-_WORD = re.compile(r"\w+", re.UNICODE)
 _ELLIPSIS = re.compile(r"\s*(?:\.\.\.|\u2026|\[\.\.\.\]|\[…\])\s*")
 _TRIM = " \t\n\"'“”‘’«»"
 # An elided quote must still carry enough words in each part to be checkable.
@@ -46,7 +46,7 @@ NOT_FOUND = QuoteMatch(QuoteStatus.NOT_FOUND)
 def locate_quote(quote: str, text: str) -> QuoteMatch:
     """Where `quote` lies in `text`, and how strictly it matched."""
     quote = quote.strip().strip(_TRIM).strip()
-    if not quote or not _WORD.search(quote):
+    if not quote or not has_words(quote):
         return NOT_FOUND
     at = text.find(quote)
     if at >= 0:
@@ -74,16 +74,16 @@ def locate_quote(quote: str, text: str) -> QuoteMatch:
 
 
 def _word_sequence_match(quote: str, text: str) -> QuoteMatch:
-    parts = [p for p in _ELLIPSIS.split(quote) if _WORD.search(p)]
-    if len(parts) > 1 and any(len(_WORD.findall(p)) < _MIN_PART_WORDS for p in parts):
+    parts = [p for p in _ELLIPSIS.split(quote) if has_words(p)]
+    if len(parts) > 1 and any(len(words(p)) < _MIN_PART_WORDS for p in parts):
         return NOT_FOUND
-    text_words = [(m.group().casefold(), m.start(), m.end()) for m in _WORD.finditer(text)]
+    text_words = word_spans(text)
     position = 0
     span_start: int | None = None
     span_end = 0
     for part in parts:
-        words = [w.casefold() for w in _WORD.findall(part)]
-        hit = _find_run(text_words, words, position)
+        part_words = words(part)
+        hit = _find_run(text_words, part_words, position)
         if hit is None:
             return NOT_FOUND
         first, last = hit

@@ -12,11 +12,10 @@ from __future__ import annotations
 import re
 
 from ragcite.text.sentences import split_sentences
-from ragcite.text.words import STOPWORDS
+from ragcite.text.words import WORD, content_words
 from ragcite.verify.markers import strip_citation_markers
 from ragcite.verify.normalize import normalize
 
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _OBLIGATION = re.compile(
     r"\b(must|shall|required|requires|may not|not allowed|prohibited|entitled|eligible|"
     r"mandatory|forbidden|always|never)\b",
@@ -49,7 +48,7 @@ def unattributed_sentences(answer_text: str, claim_texts: list[str]) -> list[str
 
 
 def is_fact_bearing(sentence: str) -> bool:
-    words = _WORD.findall(sentence)
+    words = WORD.findall(sentence)  # case kept: a capital marks a name
     if len(words) < 4 or sentence.rstrip().endswith(":") or _FRAMING.match(sentence.strip()):
         return False
     has_number = any(ch.isdigit() for ch in sentence)
@@ -69,4 +68,4 @@ def _belongs(sentence: str, claims: list[tuple[str, set[str]]]) -> bool:
 
 
 def _content_words(text: str) -> set[str]:
-    return {w.casefold() for w in _WORD.findall(text) if w.casefold() not in STOPWORDS}
+    return set(content_words(text))

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from ragcite.embed.base import Embedder
+from ragcite.learn.model import LearnedModel
 from ragcite.models import SupportVerdict
 from ragcite.verify.markers import strip_citation_markers
 from ragcite.verify.support.hard_checks import HardCheckResult, run_hard_checks
-from ragcite.verify.support.learned import SupportModel
 from ragcite.verify.support.lexical import LexicalResult, lexical_support
 from ragcite.verify.support.semantic import SemanticScorer
 
@@ -51,10 +51,12 @@ class SupportChecker(Protocol):
 class LayeredSupportChecker:
     """Layers 1–3 compute signals; the learned model (layer 4) turns them into a score."""
 
-    def __init__(self, model: SupportModel, *, embedder: Embedder | None = None) -> None:
+    def __init__(self, model: LearnedModel, *, embedder: Embedder | None = None) -> None:
         if embedder is not None and not any(f.startswith("sem_") for f in model.features):
             raise ValueError("this support model has no semantic features: pass embedder=None")
         self.model = model
+        self.supported_threshold = model.threshold("supported")
+        self.partial_threshold = model.threshold("partial")
         self.semantic = SemanticScorer(embedder) if embedder is not None else None
 
     def check(self, claim: str, evidence: list[str]) -> SupportResult:
@@ -64,7 +66,7 @@ class LayeredSupportChecker:
     def check_many(self, pairs: list[tuple[str, list[str]]]) -> list[SupportResult]:
         """Judge many (claim, evidence) pairs; embeddings are batched across pairs."""
         signals, lexical, hard = self.signals_many(pairs)
-        scores = self.model.score(signals)
+        scores = self.model.predict(self.model.matrix(signals))
         return [
             self._result(float(score), sig, lex, chk)
             for score, sig, lex, chk in zip(scores, signals, lexical, hard, strict=True)
@@ -98,7 +100,6 @@ class LayeredSupportChecker:
     def _result(
         self, score: float, signals: dict[str, float], lex: LexicalResult, hard: HardCheckResult
     ) -> SupportResult:
-        model = self.model
         alignment = max(signals["lex_best_sentence"], hard.negation_alignment or 0.0)
         conflict = bool(hard.contradiction) or signals["hard_entity_conflict"] > 0
         reasons = list(hard.reasons)
@@ -106,12 +107,12 @@ class LayeredSupportChecker:
             # The sentence says nearly what the claim says, but with another number, the
             # opposite polarity or another name: that is a contradiction, whatever the score.
             verdict = SupportVerdict.CONTRADICTED
-            score = min(score, model.partial_threshold)
-        elif score >= model.supported_threshold:
+            score = min(score, self.partial_threshold)
+        elif score >= self.supported_threshold:
             verdict = SupportVerdict.SUPPORTED
         elif conflict and alignment >= CONTRADICTION_MIN_ALIGNMENT:
             verdict = SupportVerdict.CONTRADICTED
-        elif score >= model.partial_threshold:
+        elif score >= self.partial_threshold:
             verdict = SupportVerdict.PARTIAL
         else:
             verdict = SupportVerdict.UNSUPPORTED

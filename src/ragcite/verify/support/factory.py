@@ -21,7 +21,8 @@ from ragcite.embed.base import Embedder
 from ragcite.errors import ConfigError
 from ragcite.registry import SUPPORT, BackendSpec, find_builder, parse_spec
 from ragcite.verify.support.checker import LayeredSupportChecker, SupportChecker
-from ragcite.verify.support.learned import SupportModel, load_support_models
+from ragcite.learn.model import LearnedModel
+from ragcite.verify.support.learned import load_support_models
 
 
 def build_support_checker(
@@ -76,7 +77,7 @@ def build_lexical_only(
     return LayeredSupportChecker(_model(gate, "lexical"))
 
 
-def _model(gate: GateSettings, variant: str) -> SupportModel:
+def _model(gate: GateSettings, variant: str) -> LearnedModel:
     """The `variant` model from `gate.support_model_path`, or the packaged one."""
     if gate.support_model_path is None:
         return load_support_models()[variant]

@@ -19,10 +19,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ragcite.text.stems import stem
+from ragcite.text.words import tokens
 from ragcite.verify.support.names import entity_found
 from ragcite.verify.support.polarity import coverage_beside_polarity, negated, opposite_polarity
 from ragcite.verify.support.quantities import Quantity, quantities, spell_out_iso_dates
-from ragcite.verify.support.text import named_entities, stem, words
+from ragcite.verify.support.text import named_entities
 
 SIGNAL_NAMES = (
     "hard_has_numbers",
@@ -96,11 +98,32 @@ def run_hard_checks(
     Rival numbers and names are also looked for in `window` (the best-aligned sentences
     around it, when given); negation is judged on the aligned sentence alone."""
     reasons: list[str] = []
+    contradiction: str | None = None
     signals = dict.fromkeys(SIGNAL_NAMES, 0.0)
 
     claim, evidence, aligned = (spell_out_iso_dates(t) for t in (claim, evidence, aligned))
     window = spell_out_iso_dates(window) if window else None
-    contradiction = _check_numbers(claim, evidence, window or aligned, signals, reasons)
+    numbers = [q for q in quantities(claim) if not q.weak]
+    if numbers:
+        signals["hard_has_numbers"] = 1.0
+        evidence_numbers = quantities(evidence)
+        aligned_numbers = quantities(window or aligned)
+        missing = [q for q in numbers if not _number_found(q, evidence_numbers)]
+        signals["hard_number_missing"] = len(missing) / len(numbers)
+        for claimed in missing:
+            # A different number of the same kind (year vs year, amount vs amount) in the
+            # sentence the claim aligns with is a conflict, not just an absence.
+            rivals = [q.surface for q in aligned_numbers if _is_rival(q, claimed)]
+            if rivals:
+                signals["hard_number_conflict"] = 1.0
+                message = (
+                    f"number {claimed.surface} in the claim is not in the evidence "
+                    f"(evidence says {rivals[0]})"
+                )
+                contradiction = contradiction or message
+            else:
+                message = f"number {claimed.surface} in the claim is not in the evidence"
+            reasons.append(message)
 
     negation_alignment = None
     opposite = opposite_polarity(claim, aligned)
@@ -120,46 +143,20 @@ def run_hard_checks(
     return HardCheckResult(signals, tuple(reasons), contradiction, negation_alignment)
 
 
-def _check_numbers(
-    claim: str, evidence: str, nearby: str, signals: dict[str, float], reasons: list[str]
-) -> str | None:
-    """Numbers in the claim must be in the evidence; a rival number of the same kind in
-    the `nearby` (best-aligned) text is a conflict. Returns the first conflict's message."""
-    numbers = [q for q in quantities(claim) if not q.weak]
-    if not numbers:
-        return None
-    contradiction: str | None = None
-    signals["hard_has_numbers"] = 1.0
-    evidence_numbers = quantities(evidence)
-    nearby_numbers = quantities(nearby)
-    missing = [q for q in numbers if not _number_found(q, evidence_numbers)]
-    signals["hard_number_missing"] = len(missing) / len(numbers)
-    for claimed in missing:
-        # A different number of the same kind (year vs year, amount vs amount) in the
-        # sentence the claim aligns with is a conflict, not just an absence.
-        rivals = [q.surface for q in nearby_numbers if _is_rival(q, claimed)]
-        message = f"number {claimed.surface} in the claim is not in the evidence"
-        if rivals:
-            signals["hard_number_conflict"] = 1.0
-            message += f" (evidence says {rivals[0]})"
-            contradiction = contradiction or message
-        reasons.append(message)
-    return contradiction
-
-
 def _check_entities(
-    claim: str, evidence: str, nearby: str, signals: dict[str, float], reasons: list[str]
+    claim: str, evidence: str, aligned: str, signals: dict[str, float], reasons: list[str]
 ) -> None:
-    """Names in the claim must be in the evidence; another name `nearby` makes a conflict."""
+    """Names in the claim must be in the evidence; another name in `aligned` (the
+    best-aligned sentences) instead is a conflict. Updates `signals` and `reasons`."""
     entities = named_entities(claim)
     if not entities:
         return
     signals["hard_has_entities"] = 1.0
-    evidence_stems = {stem(t) for t in words(evidence)}
+    evidence_stems = {stem(t) for t in tokens(evidence)}
     missing_entities = [e for e in entities if not entity_found(e, evidence, evidence_stems)]
     signals["hard_entity_missing"] = len(missing_entities) / len(entities)
     claim_lower = claim.lower()
-    rivals = [e for e in named_entities(nearby) if e.lower() not in claim_lower]
+    rivals = [e for e in named_entities(aligned) if e.lower() not in claim_lower]
     for entity in missing_entities:
         if rivals:
             signals["hard_entity_conflict"] = 1.0

@@ -16,7 +16,8 @@ import itertools
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ragcite.verify.support.text import content_words, split_sentences, stem
+from ragcite.text.stems import stem
+from ragcite.verify.support.text import content_words, split_sentences
 
 SIGNAL_NAMES = (
     "lex_overlap",

@@ -77,8 +77,8 @@ class JudgedSupportChecker:
                     "pass supported_threshold and partial_threshold for a support "
                     "checker without a support model"
                 )
-            supported_threshold = inner.model.supported_threshold
-            partial_threshold = inner.model.partial_threshold
+            supported_threshold = inner.supported_threshold
+            partial_threshold = inner.partial_threshold
         if not 0.0 <= partial_threshold <= supported_threshold <= 1.0:
             raise ValueError(
                 f"thresholds must satisfy 0 <= partial <= supported <= 1, but got "

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 
-from ragcite.verify.support.text import stem, words
+from ragcite.text.stems import stem
+from ragcite.text.words import tokens
 
 _CONNECTORS = frozenset(["of", "and", "for", "the", "on", "in", "to", "&"])
 _ACRONYM = re.compile(r"[A-Z]{2,6}")
@@ -30,12 +31,12 @@ def _initials(name: str) -> str:
 def _expands(acronym: str, evidence: str) -> bool:
     """True when `evidence` writes `acronym` out as capitalised words ("CFO" and "Chief
     Financial Officer"); connecting words in between are skipped."""
-    tokens = words(evidence)
-    for i, token in enumerate(tokens):
+    written = tokens(evidence)
+    for i, token in enumerate(written):
         if token[0] != acronym[0]:
             continue
         letters = ""
-        for word in tokens[i:]:
+        for word in written[i:]:
             if letters and word.lower() in _CONNECTORS:
                 continue
             if not word[0].isupper():
@@ -54,11 +55,11 @@ def entity_found(entity: str, evidence: str, evidence_stems: set[str]) -> bool:
         return True
     if "-" in entity and _squashed(entity) in _squashed(evidence):  # "Wi-Fi", "WiFi"
         return True
-    tokens = [stem(t) for t in words(entity)]
-    if tokens and all(t in evidence_stems for t in tokens):
+    stems = [stem(t) for t in tokens(entity)]
+    if stems and all(t in evidence_stems for t in stems):
         return True
     bare = entity.rstrip("s")
     if _ACRONYM.fullmatch(bare):
         return _expands(bare, evidence)
     initials = _initials(entity)
-    return len(initials) >= 2 and " " in entity and initials in set(words(evidence))
+    return len(initials) >= 2 and " " in entity and initials in set(tokens(evidence))

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import re
 
-from ragcite.verify.support.text import content_words, stem
+from ragcite.text.stems import stem
+from ragcite.text.words import tokens
+from ragcite.verify.support.text import content_words
 
 _NEGATORS = frozenset(
     "not no never none nobody nothing neither cannot without lacks lack lacking fails "
@@ -44,7 +46,6 @@ _IDIOMS = re.compile(
     r"|\bno\s+matter\b|\bnothing\s+but\b",
     re.IGNORECASE,
 )
-_TOKEN = re.compile(r"[a-z]+(?:['’]t)?")
 # Clause boundaries inside one sentence.
 _CLAUSE = re.compile(
     r"\s*[;:]\s*|\s+[—–]\s+|\s+-\s+"
@@ -57,7 +58,7 @@ _CLAUSE = re.compile(
 def negated(text: str) -> bool:
     """True when `text` says its statement does not hold (an odd count of negations)."""
     count = 0
-    for token in _TOKEN.findall(_IDIOMS.sub(" ", text).lower()):
+    for token in tokens(_IDIOMS.sub(" ", text).lower()):
         if token in _NEGATORS or token in _NEGATIVE_PREDICATES or token.endswith(("n't", "n’t")):
             count += 1
     return count % 2 == 1

@@ -1,0 +1,149 @@
+"""`ragcite train`: rebuild the shipped support checker and reranker models (needs the
+`[train]` extra: scikit-learn)."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+import click
+
+_PATH = click.Path(path_type=Path)
+
+
+def _packaged(package: str, name: str) -> Path:
+    return Path(str(resources.files(package).joinpath(f"assets/{name}")))
+
+
+@click.group("train")
+def train_group() -> None:
+    """Rebuild the shipped learned models from the shared data sets (needs scikit-learn:
+    pip install 'ragcite[train]')."""
+
+
+@train_group.command("support")
+@click.option("--model", type=_PATH, help="Model file to write. Default: the packaged one.")
+@click.option(
+    "--card",
+    type=_PATH,
+    default=Path("docs/models/support-checker.md"),
+    show_default=True,
+    help="Model card to write (Markdown).",
+)
+@click.option("--report", type=_PATH, help="Also write the whole training report as JSON.")
+@click.option(
+    "--cache",
+    type=_PATH,
+    default=Path("/tmp/ragcite_support_features.npz"),
+    show_default=True,
+    help="MiniLM signals, reused by a rerun on the same pairs (delete it after changing "
+    "the signals).",
+)
+@click.option(
+    "--max-per-source",
+    type=click.IntRange(min=1),
+    default=2000,
+    show_default=True,
+    help="Keep about this many pairs of each data set (whole groups), to bound CPU time.",
+)
+@click.option("--seed", type=int, default=13, show_default=True, help="Sampling and split seed.")
+def train_support_command(
+    model: Path | None,
+    card: Path,
+    report: Path | None,
+    cache: Path,
+    max_per_source: int,
+    seed: int,
+) -> None:
+    """Fit the support checker's learned layer; write the model and its model card."""
+    from ragcite.train.support import SupportOptions, train_support
+
+    options = SupportOptions(
+        model=model or _packaged("ragcite.verify.support", "support_model.json"),
+        card=card,
+        report=report,
+        cache=cache,
+        max_per_source=max_per_source,
+        seed=seed,
+    )
+    result = train_support(options)
+    targets = result["targets"]
+    click.echo(
+        f"wrote {options.model} and {card}; RGB positive_wrong rejected on test "
+        f"{targets['rgb_positive_wrong_test']['rejected']:.0%}, shipped macro-F1 "
+        f"AttributionBench {targets['shipped_f1_attributionbench']:.3f}"
+    )
+
+
+@train_group.command("rerank")
+@click.option("--model", type=_PATH, help="Model file to write. Default: the packaged one.")
+@click.option(
+    "--card",
+    type=_PATH,
+    default=Path("docs/models/reranker.md"),
+    show_default=True,
+    help="Model card to write (Markdown).",
+)
+@click.option(
+    "--cache",
+    type=_PATH,
+    default=Path("/tmp/ragcite-rerank"),
+    show_default=True,
+    help="Folder for the corpora's stores and every vector computed, reused by a rerun.",
+)
+@click.option("--demo", type=_PATH, default=Path("demo"), show_default=True, help="Demo documents.")
+@click.option(
+    "--demo-questions",
+    type=_PATH,
+    default=Path("eval/demo.jsonl"),
+    show_default=True,
+    help="Labelled demo questions (evaluation only).",
+)
+@click.option(
+    "--train-questions",
+    type=click.IntRange(min=10),
+    default=2000,
+    show_default=True,
+    help="HaluEval questions to train on (every fifth chooses the model).",
+)
+@click.option(
+    "--heldout-questions",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="Held-out HaluEval questions to report on.",
+)
+@click.option("--seed", type=int, default=13, show_default=True, help="Question split seed.")
+def train_rerank_command(
+    model: Path | None,
+    card: Path,
+    cache: Path,
+    demo: Path,
+    demo_questions: Path,
+    train_questions: int,
+    heldout_questions: int,
+    seed: int,
+) -> None:
+    """Fit the learned reranker on HaluEval; write the model and its model card."""
+    from ragcite.rerank.learned import packaged_model_path
+    from ragcite.train.rerank import RerankOptions, train_rerank
+
+    options = RerankOptions(
+        model=model or packaged_model_path(),
+        card=card,
+        cache=cache,
+        demo=demo,
+        demo_questions=demo_questions,
+        train_questions=train_questions,
+        heldout_questions=heldout_questions,
+        seed=seed,
+    )
+    result = train_rerank(options)
+    halueval = result["table"]["HaluEval"]["hybrid + learned"]
+    click.echo(
+        f"wrote {options.model} and {card}; chose {result['chosen']}; held-out HaluEval "
+        f"recall@1 {halueval['recall@1']:.3f}, MRR@10 {halueval['mrr@10']:.3f}"
+    )
+
+
+COMMANDS = [train_group]

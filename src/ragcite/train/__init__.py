@@ -1,0 +1,1 @@
+"""Rebuilding the shipped learned models (`ragcite train`); needs scikit-learn."""

@@ -1,0 +1,33 @@
+"""`ragcite train`: registered, documented, and clear about its extra."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ragcite.cli.main import cli
+
+
+def test_train_lists_both_models() -> None:
+    result = CliRunner().invoke(cli, ["train", "--help"])
+    assert result.exit_code == 0
+    assert "support" in result.output and "rerank" in result.output
+    result = CliRunner().invoke(cli, ["train", "support", "--help"])
+    assert "--seed" in result.output and "--model" in result.output and "--card" in result.output
+
+
+@pytest.mark.parametrize("model", ["support", "rerank"])
+def test_without_scikit_learn_training_names_the_extra(
+    model: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # None in sys.modules makes `import sklearn` raise ImportError, as when it is absent.
+    monkeypatch.setitem(sys.modules, "sklearn", None)
+    result = CliRunner().invoke(
+        cli, ["train", model, "--model", str(tmp_path / "m.json"), "--card", str(tmp_path / "c")]
+    )
+    assert result.exit_code == 1
+    assert "pip install 'ragcite[train]'" in result.output
+    assert not (tmp_path / "m.json").exists()
