@@ -155,6 +155,7 @@ class SQLiteStore:
         access_groups: tuple[str, ...] | None = None,
     ) -> DocumentText:
         where, args = readable_sql(access_groups)
+        found: tuple[Any, ...]
         if version is None:
             which, found = "d.document_id = ? ORDER BY d.version DESC LIMIT 1", (document_id,)
         else:

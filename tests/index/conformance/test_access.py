@@ -9,6 +9,7 @@ import pytest
 from ragcite.errors import NotFoundError
 from ragcite.index.indexer import store_version
 from ragcite.index.store import Store
+from ragcite.models import Document
 
 from .builders import version
 
@@ -28,8 +29,8 @@ def restricted(store: Store) -> Store:
     return store
 
 
-def _ids(documents: list[object]) -> set[tuple[str, int]]:
-    return {(d.document_id, d.version) for d in documents}  # type: ignore[attr-defined]
+def _ids(documents: list[Document]) -> set[tuple[str, int]]:
+    return {(d.document_id, d.version) for d in documents}
 
 
 def test_list_documents_shows_only_what_the_reader_may_see(restricted: Store) -> None:

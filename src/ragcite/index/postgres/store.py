@@ -135,6 +135,7 @@ class PostgresStore:
         access_groups: tuple[str, ...] | None = None,
     ) -> DocumentText:
         where, args = readable_sql(access_groups)
+        found: list[Any]
         if version is None:
             which, found = "d.document_id = %s ORDER BY d.version DESC LIMIT 1", [document_id]
         else:
