@@ -153,6 +153,13 @@ class EmbedSettings(_Section):
     model_path: str | None = None
 
 
+class ServerSettings(_Section):
+    # Names clients may reach `ragcite serve` by (the Host header; a browser's Origin on
+    # requests that change something): a name, an IP, ".example.com" for a domain and its
+    # subdomains, or "*" for any. Add the server's own name when serving beyond loopback.
+    allowed_hosts: tuple[str, ...] = ("localhost", "127.0.0.1", "::1")
+
+
 class Settings(_Section):
     # Where the collection lives: a SQLite file path or `sqlite:///PATH`, or a URL whose
     # scheme names a store backend (entry-point group `ragcite.stores`).
@@ -165,6 +172,7 @@ class Settings(_Section):
     generate: GenerateSettings = GenerateSettings()
     score: ScoreSettings = ScoreSettings()
     gate: GateSettings = GateSettings()
+    server: ServerSettings = ServerSettings()
 
     @model_validator(mode="before")
     @classmethod

@@ -115,7 +115,7 @@ class SQLiteStore:
             if count:
                 bump_generation(db)
         if not count and self.latest_version(document_id) is None:
-            raise NotFoundError(f"no document with id '{document_id}' in {self.path}")
+            raise NotFoundError(f"no document with id '{document_id}' in the store")
         return count
 
     # -- reading documents ---------------------------------------------------------

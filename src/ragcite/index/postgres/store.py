@@ -92,7 +92,7 @@ class PostgresStore:
             if count:
                 bump_generation(conn)
         if not count and self.latest_version(document_id) is None:
-            raise NotFoundError(f"no document with id '{document_id}' in {self.where}")
+            raise NotFoundError(f"no document with id '{document_id}' in the store")
         return count
 
     # -- reading documents ---------------------------------------------------------
