@@ -187,3 +187,19 @@ def test_server_side_errors_keep_their_details_in_the_log(
     assert error_problem_body(NotFoundError("no chunk with id 'x' in the store"))["detail"] == (
         "no chunk with id 'x' in the store"
     )
+
+
+def test_serve_says_when_no_key_could_get_in(demo_store_path: Path) -> None:
+    from ragcite.cli.context import AppContext
+    from ragcite.cli.serve import access_notes
+
+    app = AppContext(store=str(demo_store_path))
+    notes = access_notes(app, "0.0.0.0", open_access=False)
+    assert any("no API keys yet" in n for n in notes)
+    assert any("server.allowed_hosts" in n for n in notes)
+    assert access_notes(app, "127.0.0.1", open_access=True) == [
+        "--open: no API keys needed, everyone on this machine is an admin"
+    ]
+    key_store(app.rag.store).add_key("ops", (), True, "0" * 64)
+    assert access_notes(app, "127.0.0.1", open_access=False) == []
+    app.close()

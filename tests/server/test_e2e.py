@@ -65,6 +65,7 @@ def test_answer_citation_quote_and_source_viewer(page: sync_api.Page) -> None:
     claims = page.locator(".claim")
     expect(claims.first).to_be_visible()
     assert claims.count() >= 2
+    expect(page.locator("#key-panel")).to_be_hidden()  # an --open server never asks for a key
     expect(page.locator(".claim .conf").first).to_contain_text("·")
     page.screenshot(path=ARTIFACTS / "1-answer.png", full_page=True)
 
