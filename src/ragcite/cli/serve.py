@@ -44,7 +44,9 @@ def serve(app: AppContext, host: str, port: int, open_access: bool) -> None:
     click.echo(f"ragcite: serving {store} on http://{host}:{port}/", err=True)
     for line in access_notes(app, host, open_access):
         click.echo(f"ragcite: {line}", err=True)
-    allowed = (*app.settings.server.allowed_hosts, host)
+    allowed = app.settings.server.allowed_hosts
+    if host not in WILDCARD_HOSTS:  # the interface's own name or address reaches it too
+        allowed = (*allowed, host)
     server_app = create_app(app.rag, open_access=open_access, allowed_hosts=allowed)
     uvicorn.run(server_app, host=host, port=port, log_level="info")
 
@@ -59,7 +61,7 @@ def access_notes(app: AppContext, host: str, open_access: bool) -> list[str]:
             "no API keys yet, so every request is refused: create one with "
             "ragcite keys create --name NAME --admin"
         )
-    if host in ("0.0.0.0", "::") and app.settings.server.allowed_hosts == LOOPBACK_HOSTS:
+    if host in WILDCARD_HOSTS and app.settings.server.allowed_hosts == LOOPBACK_HOSTS:
         notes.append(
             "only loopback host names are allowed: add the name clients use to "
             "server.allowed_hosts in the settings"
@@ -68,5 +70,6 @@ def access_notes(app: AppContext, host: str, open_access: bool) -> list[str]:
 
 
 LOOPBACK_HOSTS = ServerSettings().allowed_hosts
+WILDCARD_HOSTS = ("0.0.0.0", "::", "")
 
 COMMANDS = [serve]

@@ -34,7 +34,6 @@ None of them returns document text or metadata."""
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 BODY_TYPES = ("application/json", "multipart/form-data")
-LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
 
 @dataclass(frozen=True)
