@@ -28,7 +28,7 @@ def keys() -> None:
 @click.option("--admin", is_flag=True, help="May upload, delete and erase; reads everything.")
 @click.pass_obj
 def create(app: AppContext, name: str, groups: str, admin: bool) -> None:
-    """Create a key and print it once: it cannot be shown again (only its hash is kept)."""
+    """Create a key and print it, once: only its hash is kept."""
     key, token = create_key(key_store(app.rag.store), name, parse_groups(groups), admin=admin)
     click.echo(token)
     click.echo(
@@ -76,7 +76,7 @@ def list_keys(app: AppContext, as_json: bool) -> None:
 @click.argument("name")
 @click.pass_obj
 def revoke(app: AppContext, name: str) -> None:
-    """Revoke the active key named NAME: the server refuses it from its next request."""
+    """Revoke the active key NAME: refused from the next request on."""
     key = key_store(app.rag.store).revoke_key(name)
     click.echo(f"Key '{key.name}' revoked.")
 
