@@ -188,6 +188,10 @@ class ServerSettings(_Section):
     # answered 408 and its connection closed.
     timeout_keep_alive_s: float = Field(default=5.0, gt=0.0)
     body_read_timeout_s: float = Field(default=15.0, gt=0.0)
+    # Names clients may reach `ragcite serve` by (the Host header; a browser's Origin on
+    # requests that change something): a name, an IP, ".example.com" for a domain and its
+    # subdomains, or "*" for any. Add the server's own name when serving beyond loopback.
+    allowed_hosts: tuple[str, ...] = ("localhost", "127.0.0.1", "::1")
 
 
 class Settings(_Section):

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from ragcite.errors import StoreError
+from ragcite.index.migrations import MIGRATIONS
 from ragcite.index.sqlite_db import SQLiteDatabase
 from ragcite.index.sqlite_store import SQLiteStore, open_sqlite_store
 from ragcite.index.sqlite_vectors import DenseIndex, EligibleRowidCache
@@ -41,7 +42,8 @@ def test_migrations_are_recorded_once(tmp_path: Path) -> None:
     SQLiteStore(tmp_path / "m.db").close()
     SQLiteStore(tmp_path / "m.db").close()
     names = sqlite3.connect(tmp_path / "m.db").execute("SELECT name FROM migrations").fetchall()
-    assert names == [("m001_create_tables",)]
+    assert names == [(name,) for name, _ in MIGRATIONS]
+    assert names[:2] == [("m001_create_tables",), ("m002_api_keys",)]
 
 
 def test_a_store_of_another_dimension_refuses_to_open(tmp_path: Path) -> None:

@@ -1,4 +1,8 @@
-"""Server fixtures: the app in-process over the demo store, and a real uvicorn server."""
+"""Server fixtures: the app in-process over the demo store, and a real uvicorn server.
+
+Each store gets an admin key and a reader key (groups `staff`); `client` reads with the
+reader key, `writable_client` writes with the admin key. Clients call the app as
+`http://localhost`, one of the default allowed hosts."""
 
 from __future__ import annotations
 
@@ -17,24 +21,60 @@ import uvicorn
 from fastapi.testclient import TestClient
 
 from ragcite.config import load_settings
+from ragcite.index.keys import create_key, key_store
 from ragcite.pipeline import Ragcite
 from ragcite.server.app import create_app
 
+BASE_URL = "http://localhost"
+READER_GROUPS = ("staff",)
+
+
+def make_keys(rag: Ragcite) -> dict[str, str]:
+    """An admin key and a reader key (groups READER_GROUPS) in `rag`'s store: their tokens."""
+    keys = key_store(rag.store)
+    return {
+        "admin": create_key(keys, "test-admin", (), admin=True)[1],
+        "reader": create_key(keys, "test-reader", READER_GROUPS)[1],
+    }
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture(scope="session")
+def demo_tokens(demo_rag: Ragcite) -> dict[str, str]:
+    """The keys of the shared demo store (made once: key names are unique per store)."""
+    return make_keys(demo_rag)
+
 
 @pytest.fixture(scope="module")
-def client(demo_rag: Ragcite) -> Iterator[TestClient]:
-    """The app over the shared demo pipeline, for tests that only read."""
-    with TestClient(create_app(demo_rag)) as test_client:
+def client(demo_rag: Ragcite, demo_tokens: dict[str, str]) -> Iterator[TestClient]:
+    """The app over the shared demo pipeline with the reader key, for tests that only read."""
+    app = create_app(demo_rag)
+    with TestClient(app, base_url=BASE_URL, headers=bearer(demo_tokens["reader"])) as test_client:
         yield test_client
 
 
 @pytest.fixture
-def writable_client(demo_store_path: Path, tmp_path: Path) -> Iterator[TestClient]:
-    """The app over a private copy of the demo store, for tests that upload, delete or rate."""
+def writable_tokens(demo_store_path: Path) -> Iterator[tuple[Ragcite, dict[str, str]]]:
+    """A private copy of the demo store with its own keys."""
     rag = Ragcite.open(load_settings(store_path=demo_store_path))
-    with TestClient(create_app(rag, upload_dir=tmp_path / "uploads")) as test_client:
-        yield test_client
+    yield rag, make_keys(rag)
     rag.close()
+
+
+@pytest.fixture
+def writable_client(
+    writable_tokens: tuple[Ragcite, dict[str, str]], tmp_path: Path
+) -> Iterator[TestClient]:
+    """The app over a private copy of the demo store with the admin key, for tests that
+    upload, delete or rate; `writable_client.tokens` holds both keys."""
+    rag, tokens = writable_tokens
+    app = create_app(rag, upload_dir=tmp_path / "uploads")
+    with TestClient(app, base_url=BASE_URL, headers=bearer(tokens["admin"])) as test_client:
+        test_client.tokens = tokens  # type: ignore[attr-defined]
+        yield test_client
 
 
 def _free_port() -> int:
@@ -47,14 +87,40 @@ def _free_port() -> int:
 def live_server(
     tmp_path_factory: pytest.TempPathFactory, demo_store_template: Path
 ) -> Iterator[str]:
-    """A real uvicorn server on 127.0.0.1 over a copy of the demo store; yields its base URL."""
-    path = tmp_path_factory.mktemp("live") / "demo.db"
+    """A real uvicorn server on 127.0.0.1 over a copy of the demo store, serving `--open`
+    (no keys, as on loopback); yields its base URL."""
+    yield from _live(tmp_path_factory, demo_store_template, open_access=True)
+
+
+@pytest.fixture(scope="module")
+def keyed_server(
+    tmp_path_factory: pytest.TempPathFactory, demo_store_template: Path
+) -> Iterator[tuple[str, dict[str, str]]]:
+    """A real uvicorn server that needs keys: its base URL and the tokens of its keys."""
+    path = tmp_path_factory.mktemp("keyed") / "demo.db"
     shutil.copy(demo_store_template, path)
     rag = Ragcite.open(load_settings(store_path=path))
+    tokens = make_keys(rag)
+    rag.close()
+    for url in _live(tmp_path_factory, path, open_access=False, copy=False):
+        yield url, tokens
+
+
+def _live(
+    tmp_path_factory: pytest.TempPathFactory,
+    store: Path,
+    *,
+    open_access: bool,
+    copy: bool = True,
+) -> Iterator[str]:
+    path = store
+    if copy:
+        path = tmp_path_factory.mktemp("live") / "demo.db"
+        shutil.copy(store, path)
+    rag = Ragcite.open(load_settings(store_path=path))
     port = _free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(rag), host="127.0.0.1", port=port, log_level="warning")
-    )
+    app = create_app(rag, open_access=open_access)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

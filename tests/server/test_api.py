@@ -175,14 +175,19 @@ def test_upload_refuses_unsupported_corrupt_empty_and_huge_files(
     assert_problem(post("/documents", files={"file": ("empty.txt", b"")}), 422, "empty.txt")
     fifty_mb = b"a" * (50 * 1024 * 1024)
     assert_problem(post("/documents", files={"file": ("big.txt", fifty_mb)}), 413, "limit")
-    assert_problem(post("/documents", data={"title": "no file"}), 422, "file")
+    no_file = post("/documents", data={"title": "no file"}, files={"other": ("x.txt", b"x")})
+    assert_problem(no_file, 422, "file")
+    # A plain form post (what a page on another site can send) is refused outright.
+    assert_problem(post("/documents", data={"title": "no file"}), 415, "multipart/form-data")
 
 
 def test_feedback_is_persisted_in_the_store(writable_client: TestClient) -> None:
+    answer = writable_client.post("/ask", json={"question": PII}).json()
+    chunk_id = answer["claims"][0]["citations"][0]["chunk_id"]
     sent = {
         "query": PII,
         "rating": "wrong_citation",
-        "chunk_id": "c_1",
+        "chunk_id": chunk_id,
         "comment": "off by a year",
         "response": {"answer": "…"},
     }
@@ -192,10 +197,13 @@ def test_feedback_is_persisted_in_the_store(writable_client: TestClient) -> None
     rag = writable_client.app.state.ragcite.rag  # type: ignore[attr-defined]
     stored = feedback_store(rag.store).list_feedback()
     assert stored[0].rating == "wrong_citation" and stored[0].comment == "off by a year"
+    assert stored[0].chunk_id == chunk_id
     assert json.loads(stored[0].response_json) == {"answer": "…"}
     assert_problem(
         writable_client.post("/feedback", json={"query": PII, "rating": "meh"}), 422, "rating"
     )
+    missing = {"query": PII, "rating": "helpful", "chunk_id": "c_1"}
+    assert_problem(writable_client.post("/feedback", json=missing), 404, "c_1")
 
 
 def test_healthz_openapi_page_and_unknown_routes(client: TestClient) -> None:

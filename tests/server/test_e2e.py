@@ -65,6 +65,7 @@ def test_answer_citation_quote_and_source_viewer(page: sync_api.Page) -> None:
     claims = page.locator(".claim")
     expect(claims.first).to_be_visible()
     assert claims.count() >= 2
+    expect(page.locator("#key-panel")).to_be_hidden()  # an --open server never asks for a key
     expect(page.locator(".claim .conf").first).to_contain_text("·")
     page.screenshot(path=ARTIFACTS / "1-answer.png", full_page=True)
 
@@ -146,3 +147,46 @@ def test_superseded_sources_are_marked_and_empty_question_is_explained(
         document.querySelector('#result').replaceChildren(item);
     }""")
     expect(page.locator(".status-superseded")).to_have_text("Superseded")
+
+
+def test_a_server_with_keys_asks_for_one_and_can_forget_it(
+    page: sync_api.Page, keyed_server: tuple[str, dict[str, str]]
+) -> None:
+    """The page asks for a key on the first 401, keeps it for the tab, sends it as a Bearer
+    header, asks again for a refused key, and forgets it on request. (The open server of
+    the tests above never asks.)"""
+    expect = sync_api.expect
+    url, tokens = keyed_server
+    browser = page.context.browser
+    assert browser is not None
+    context = browser.new_context(viewport={"width": 1360, "height": 900})
+    try:
+        tab = context.new_page()
+        tab.set_default_timeout(30_000)
+        tab.goto(url)
+        panel = tab.locator("#key-panel")
+        expect(panel).to_be_hidden()
+        tab.get_by_role("textbox", name="Ask a question about your documents").fill(
+            "How long do we keep customer PII?"
+        )
+        tab.get_by_role("button", name="Ask", exact=True).click()
+        expect(panel).to_be_visible()
+        expect(tab.locator("#api-key")).to_be_focused()
+        tab.screenshot(path=ARTIFACTS / "6-key-needed.png")
+        key_box = tab.get_by_role("textbox", name="This server needs an API key")
+        key_box.fill("rck_wrong")
+        tab.get_by_role("button", name="Use key").click()
+        expect(tab.locator("#key-error")).to_contain_text("refused")
+        key_box.fill(tokens["reader"])
+        tab.get_by_role("button", name="Use key").click()
+        expect(panel).to_be_hidden()
+        expect(tab.locator(".claim").first).to_be_visible()
+        stored = tab.evaluate("() => sessionStorage.getItem('ragcite.apiKey')")
+        assert stored == tokens["reader"]
+        forget = tab.get_by_role("button", name="Forget my API key")
+        expect(forget).to_be_visible()
+        forget.click()
+        assert tab.evaluate("() => sessionStorage.getItem('ragcite.apiKey')") is None
+        expect(forget).to_be_hidden()
+    finally:
+        context.close()

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from ragcite.cli.context import AppContext
+from ragcite.cli.context import AppContext, as_groups_option
 from ragcite.render.api import response_json, source_json
 from ragcite.render.terminal import print_chunks, print_response
 
@@ -37,6 +37,7 @@ reranker_option = click.option(
     "score is borderline.",
 )
 @reranker_option
+@as_groups_option
 @click.pass_obj
 def ask(
     app: AppContext,
@@ -48,6 +49,7 @@ def ask(
     llm: str | None,
     reranker: str | None,
     support_judge: str | None,
+    access_groups: tuple[str, ...] | None,
 ) -> None:
     """Answer a question; every claim cites a verified quote from the documents."""
     if llm:
@@ -57,7 +59,11 @@ def ask(
     if support_judge:
         app.overrides["gate.support_judge"] = support_judge
     rag = app.rag
-    filters = rag.filters(corpora=corpora or None, include_superseded=include_superseded or None)
+    filters = rag.filters(
+        corpora=corpora or None,
+        access_groups=access_groups,
+        include_superseded=include_superseded or None,
+    )
     response = rag.ask(question, k=top_k, filters=filters)
     if as_json:
         click.echo(json.dumps(response_json(response), indent=2, ensure_ascii=False))
@@ -72,6 +78,7 @@ def ask(
 @click.option("--corpus", "corpora", multiple=True, help="Only this corpus (repeatable).")
 @click.option("--include-superseded", is_flag=True, help="Also search superseded versions.")
 @reranker_option
+@as_groups_option
 @click.pass_obj
 def search(
     app: AppContext,
@@ -81,12 +88,17 @@ def search(
     corpora: tuple[str, ...],
     include_superseded: bool,
     reranker: str | None,
+    access_groups: tuple[str, ...] | None,
 ) -> None:
     """Show the retrieved chunks for a query with every score."""
     if reranker:
         app.overrides["rerank.backend"] = reranker
     rag = app.rag
-    filters = rag.filters(corpora=corpora or None, include_superseded=include_superseded or None)
+    filters = rag.filters(
+        corpora=corpora or None,
+        access_groups=access_groups,
+        include_superseded=include_superseded or None,
+    )
     chunks, timings = rag.search(query, k=top_k, filters=filters)
     if as_json:
         payload = {

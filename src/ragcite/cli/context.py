@@ -1,4 +1,9 @@
-"""What every command shares: settings and the pipeline, built once and only when needed."""
+"""What every command shares: settings and the pipeline, built once and only when needed.
+
+The CLI is the local admin: it reads everything in the store unless a command is given
+`--as-groups G1,G2`, which reads as a key with those groups would (public documents and
+those sharing a group; `--as-groups ""`: public documents only).
+"""
 
 from __future__ import annotations
 
@@ -6,9 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import click
 from rich.console import Console
 
 from ragcite.config import Settings, load_settings
+from ragcite.index.keys import parse_groups
 from ragcite.pipeline import Ragcite
 
 
@@ -36,3 +43,17 @@ class AppContext:
     def close(self) -> None:
         if self._rag is not None:
             self._rag.close()
+
+
+def _as_groups(_: click.Context, __: click.Parameter, value: str | None) -> tuple[str, ...] | None:
+    return None if value is None else parse_groups(value)
+
+
+as_groups_option = click.option(
+    "--as-groups",
+    "access_groups",
+    metavar="G1,G2",
+    callback=_as_groups,
+    help="Read as a key with these access groups would (default: everything, as the local "
+    'admin; "" for public documents only).',
+)

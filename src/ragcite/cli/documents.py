@@ -7,16 +7,19 @@ import json
 import click
 from rich.table import Table
 
-from ragcite.cli.context import AppContext
+from ragcite.cli.context import AppContext, as_groups_option
 
 
 @click.command()
 @click.option("--corpus", help="Only this corpus.")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@as_groups_option
 @click.pass_obj
-def documents(app: AppContext, corpus: str | None, as_json: bool) -> None:
+def documents(
+    app: AppContext, corpus: str | None, as_json: bool, access_groups: tuple[str, ...] | None
+) -> None:
     """List documents with their versions and status."""
-    docs = app.rag.store.list_documents(corpus)
+    docs = app.rag.store.list_documents(corpus, access_groups=access_groups)
     if as_json:
         click.echo(json.dumps([d.model_dump(mode="json") for d in docs], indent=2))
         return

@@ -73,8 +73,23 @@ CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         );
 """
 
+M002_API_KEYS = """
+CREATE TABLE api_keys (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    key_hash TEXT NOT NULL UNIQUE,
+    groups TEXT NOT NULL DEFAULT '[]',
+    admin INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT
+);
+CREATE UNIQUE INDEX api_keys_active_name ON api_keys (name) WHERE revoked_at IS NULL;
+"""
+"""API keys (index/keys.py): only each token's SHA-256 is kept; one active key per name."""
+
 MIGRATIONS: list[tuple[str, str]] = [
     ("m001_create_tables", M001_CREATE_TABLES),
+    ("m002_api_keys", M002_API_KEYS),
 ]
 
 

@@ -25,12 +25,30 @@ def filter_sql(filters: SearchFilters) -> tuple[str, tuple[Any, ...]]:
         clauses.append(f"d.document_id IN ({_marks(filters.document_ids)})")
         args += list(filters.document_ids)
     if filters.access_groups is not None:
-        clauses.append(
-            "(d.access = '[]' OR EXISTS "
-            f"(SELECT 1 FROM json_each(d.access) WHERE value IN ({_marks(filters.access_groups)})))"
-        )
+        clauses.append(_groups_sql(filters.access_groups))
         args += list(filters.access_groups)
     return (" AND ".join(clauses) or "1"), tuple(args)
+
+
+def readable_sql(access_groups: tuple[str, ...] | None) -> tuple[str, tuple[Any, ...]]:
+    """What a reader with `access_groups` may read, as a predicate over `documents d`.
+
+    None (an admin, the local CLI) reads every version, deleted ones included (for
+    audit); otherwise only versions that are not deleted and are public or share a group.
+    """
+    if access_groups is None:
+        return "1", ()
+    return (
+        f"d.status != 'deleted' AND {_groups_sql(access_groups)}",
+        tuple(access_groups),
+    )
+
+
+def _groups_sql(groups: tuple[str, ...]) -> str:
+    return (
+        "(d.access = '[]' OR EXISTS "
+        f"(SELECT 1 FROM json_each(d.access) WHERE value IN ({_marks(groups)})))"
+    )
 
 
 def _marks(values: tuple[Any, ...]) -> str:

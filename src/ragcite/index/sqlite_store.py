@@ -4,7 +4,8 @@ SQLite is the source of truth: documents, versions, chunks, vectors (float32
 blobs) and an FTS5 keyword index, each write in one transaction (sqlite_db.py), so a
 crash never leaves half a document. Dense search runs on a faiss index derived
 from the rows (sqlite_vectors.py), rebuilt when the store's generation moves.
-Feedback lives in the same file (`store.feedback`, sqlite_feedback.py).
+Feedback and API keys live in the same file (`store.feedback`, sqlite_feedback.py;
+`store.keys`, sqlite_keys.py).
 
     >>> store = open_sqlite_store(parse_store_url("/tmp/demo.db"), dimension=384)
     >>> store.counts().chunks
@@ -24,10 +25,12 @@ import numpy.typing as npt
 
 from ragcite.errors import NotFoundError, StoreError
 from ragcite.index.feedback import FeedbackStore
+from ragcite.index.keys import KeyStore
 from ragcite.index.keyword_query import fts_query
 from ragcite.index.sqlite_db import SQLiteDatabase, bump_generation, stored_dimension
 from ragcite.index.sqlite_feedback import SQLiteFeedbackStore
-from ragcite.index.sqlite_filters import filter_sql
+from ragcite.index.sqlite_filters import filter_sql, readable_sql
+from ragcite.index.sqlite_keys import SQLiteKeyStore
 from ragcite.index.sqlite_rows import (
     CHUNK_COLUMNS,
     CHUNKS_WITH_DOCUMENTS,
@@ -82,6 +85,7 @@ class SQLiteStore:
         self._dimension = dimension if dimension is not None else stored
         self._dense = DenseIndex(self._db)
         self.feedback: FeedbackStore = SQLiteFeedbackStore(self._db)
+        self.keys: KeyStore = SQLiteKeyStore(self._db)
 
     @property
     def dimension(self) -> int | None:
@@ -111,7 +115,7 @@ class SQLiteStore:
             if count:
                 bump_generation(db)
         if not count and self.latest_version(document_id) is None:
-            raise NotFoundError(f"no document with id '{document_id}' in {self.path}")
+            raise NotFoundError(f"no document with id '{document_id}' in the store")
         return count
 
     # -- reading documents ---------------------------------------------------------
@@ -131,40 +135,65 @@ class SQLiteStore:
         )
         return document_from_row(row) if row else None
 
-    def list_documents(self, corpus: str | None = None) -> list[Document]:
-        sql = "SELECT * FROM documents"
-        args: tuple[Any, ...] = ()
+    def list_documents(
+        self, corpus: str | None = None, *, access_groups: tuple[str, ...] | None = None
+    ) -> list[Document]:
+        where, args = readable_sql(access_groups)
         if corpus is not None:
-            sql, args = sql + " WHERE corpus = ?", (corpus,)
-        rows = self._db.query(sql + " ORDER BY document_id, version DESC", args)
+            where, args = f"{where} AND d.corpus = ?", (*args, corpus)
+        rows = self._db.query(
+            f"SELECT * FROM documents d WHERE {where} ORDER BY d.document_id, d.version DESC",
+            args,
+        )
         return [document_from_row(r) for r in rows]
 
-    def document_text(self, document_id: str, version: int | None = None) -> DocumentText:
-        args: tuple[Any, ...]
+    def document_text(
+        self,
+        document_id: str,
+        version: int | None = None,
+        *,
+        access_groups: tuple[str, ...] | None = None,
+    ) -> DocumentText:
+        where, args = readable_sql(access_groups)
+        found: tuple[Any, ...]
         if version is None:
-            sql, args = "document_id = ? ORDER BY version DESC LIMIT 1", (document_id,)
+            which, found = "d.document_id = ? ORDER BY d.version DESC LIMIT 1", (document_id,)
         else:
-            sql, args = "document_id = ? AND version = ?", (document_id, version)
-        row = self._db.query_one(f"SELECT * FROM documents WHERE {sql}", args)
+            which, found = "d.document_id = ? AND d.version = ?", (document_id, version)
+        row = self._db.query_one(
+            f"SELECT * FROM documents d WHERE {where} AND {which}", (*args, *found)
+        )
         if row is None:
-            which = f"'{document_id}'" + (f" version {version}" if version else "")
-            raise NotFoundError(f"no document {which} in the store")
+            name = f"'{document_id}'" + (f" version {version}" if version else "")
+            raise NotFoundError(f"no document {name} in the store")
         return DocumentText(document_from_row(row), row["extracted_text"], pages_from_row(row))
 
     # -- reading chunks --------------------------------------------------------------
 
-    def get_chunks(self, chunk_ids: list[str]) -> list[SourceChunk]:
+    def get_chunks(
+        self, chunk_ids: list[str], *, access_groups: tuple[str, ...] | None = None
+    ) -> list[SourceChunk]:
         if not chunk_ids:
             return []
+        where, args = readable_sql(access_groups)
         marks = ",".join("?" * len(chunk_ids))
-        rows = self._chunk_rows(f"c.chunk_id IN ({marks})", tuple(chunk_ids))
+        rows = self._chunk_rows(f"{where} AND c.chunk_id IN ({marks})", (*args, *chunk_ids))
         by_id = {r["chunk_id"]: chunk_from_row(r) for r in rows}
         return [by_id[i] for i in chunk_ids if i in by_id]
 
-    def neighbours(self, chunk_id: str, before: int = 1, after: int = 1) -> list[SourceChunk]:
+    def neighbours(
+        self,
+        chunk_id: str,
+        before: int = 1,
+        after: int = 1,
+        *,
+        access_groups: tuple[str, ...] | None = None,
+    ) -> list[SourceChunk]:
+        where, args = readable_sql(access_groups)
         row = self._db.query_one(
-            "SELECT document_id, document_version, ordinal FROM chunks WHERE chunk_id = ?",
-            (chunk_id,),
+            f"SELECT c.document_id, c.document_version, c.ordinal FROM {CHUNKS_WITH_DOCUMENTS} "
+            f"WHERE {where} AND c.chunk_id = ?",
+            (*args, chunk_id),
         )
         if row is None:
             raise NotFoundError(f"no chunk with id '{chunk_id}' in the store")

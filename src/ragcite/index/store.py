@@ -5,8 +5,13 @@ keyword index, and answers dense and keyword searches under filters. It stores
 versions exactly as it is given them: which version supersedes which is the
 indexer's policy (`index.indexer.store_version`), composed from the primitive
 operations of a `StoreWriter` inside one transaction. Feedback has its own small
-protocol (`index.feedback.FeedbackStore`). Every implementation passes the shared
-suite in `tests/index/conformance/`.
+protocol (`index.feedback.FeedbackStore`), and so have API keys (`index.keys.KeyStore`).
+Every implementation passes the shared suite in `tests/index/conformance/`.
+
+Who may read what is decided inside each query: every method that returns text or
+metadata takes the reader's `access_groups` (None: everything, for an admin or the local
+CLI; otherwise public documents and those sharing a group, never deleted ones), and a
+version the reader may not see is answered exactly like one that does not exist.
 """
 
 from __future__ import annotations
@@ -110,8 +115,10 @@ class Store(Protocol):
 
     def latest_version(self, document_id: str) -> Document | None: ...
 
-    def list_documents(self, corpus: str | None = None) -> list[Document]:
-        """Every version of every document, newest version first within a document."""
+    def list_documents(
+        self, corpus: str | None = None, *, access_groups: tuple[str, ...] | None = None
+    ) -> list[Document]:
+        """Every version of every document the reader may see, newest first within a document."""
         ...
 
     def delete_document(self, document_id: str) -> int:
@@ -119,16 +126,33 @@ class Store(Protocol):
         NotFoundError for a document the store never held."""
         ...
 
-    def document_text(self, document_id: str, version: int | None = None) -> DocumentText:
-        """A version's extracted text and page map (the newest version when None)."""
+    def document_text(
+        self,
+        document_id: str,
+        version: int | None = None,
+        *,
+        access_groups: tuple[str, ...] | None = None,
+    ) -> DocumentText:
+        """A version's extracted text and page map (the newest version the reader may see
+        when None); NotFoundError, the same for missing and unreadable, otherwise."""
         ...
 
-    def get_chunks(self, chunk_ids: list[str]) -> list[SourceChunk]:
-        """The named chunks that exist, in the order asked."""
+    def get_chunks(
+        self, chunk_ids: list[str], *, access_groups: tuple[str, ...] | None = None
+    ) -> list[SourceChunk]:
+        """The named chunks that exist and the reader may see, in the order asked."""
         ...
 
-    def neighbours(self, chunk_id: str, before: int = 1, after: int = 1) -> list[SourceChunk]:
-        """The chunk and those around it in its document version, in reading order."""
+    def neighbours(
+        self,
+        chunk_id: str,
+        before: int = 1,
+        after: int = 1,
+        *,
+        access_groups: tuple[str, ...] | None = None,
+    ) -> list[SourceChunk]:
+        """The chunk and those around it in its document version, in reading order;
+        NotFoundError for a chunk that is missing or the reader may not see."""
         ...
 
     def dense_search(

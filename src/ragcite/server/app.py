@@ -14,7 +14,9 @@ from fastapi.staticfiles import StaticFiles
 
 from ragcite import __version__
 from ragcite.compose import local_data_dir
+from ragcite.index.keys import key_store
 from ragcite.pipeline import Ragcite
+from ragcite.server.auth import AccessGuard
 from ragcite.server.deps import ServerLimits, ServerState
 from ragcite.server.limits import BodySizeLimit, HeadAsGet, LoadLimit
 from ragcite.server.problems import install_problem_handlers
@@ -24,12 +26,20 @@ STATIC = Path(__file__).parent / "static"
 
 
 def create_app(
-    rag: Ragcite, *, limits: ServerLimits | None = None, upload_dir: Path | None = None
+    rag: Ragcite,
+    *,
+    limits: ServerLimits | None = None,
+    upload_dir: Path | None = None,
+    open_access: bool = False,
+    allowed_hosts: tuple[str, ...] | None = None,
 ) -> FastAPI:
     """The FastAPI app serving `rag`: the JSON API (schema at /openapi.json) and the page at /.
 
-    Uploads are kept under `upload_dir` (default: `uploads/` next to the store file, or in
-    the user data dir for a server store).
+    Every route but the page, /healthz and the schema needs an API key from the store
+    (`ragcite keys create`); `open_access` serves without keys, everyone as an admin (the
+    CLI allows it on loopback only). `allowed_hosts` (default `server.allowed_hosts`) are
+    the names clients may use (server/auth.py). Uploads are kept under `upload_dir`
+    (default: `uploads/` next to the store file, or in the user data dir for a server store).
     """
     limits = limits or ServerLimits()
     app = FastAPI(
@@ -60,4 +70,9 @@ def create_app(
     )
     app.add_middleware(LoadLimit, settings=rag.settings.server)
     app.add_middleware(HeadAsGet)
+    app.add_middleware(  # added last, so it runs first: nothing is read before it passes
+        AccessGuard,
+        keys=None if open_access else key_store(rag.store),
+        allowed_hosts=allowed_hosts or rag.settings.server.allowed_hosts,
+    )
     return app

@@ -1,4 +1,4 @@
-"""What routes receive: the pipeline the app was created with, and its limits."""
+"""What routes receive: the pipeline the app was created with, its limits, and the caller."""
 
 from __future__ import annotations
 
@@ -6,11 +6,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, cast
 
-from fastapi import Depends, Request
+from fastapi import Depends, HTTPException, Request
 
 from ragcite.index.store import SearchFilters
 from ragcite.models import CitedResponse
 from ragcite.pipeline import Ragcite
+from ragcite.server.auth import Caller as CallerIdentity
 from ragcite.server.schemas import AskRequest
 
 MiB = 1024 * 1024
@@ -37,14 +38,36 @@ def _rag(request: Request) -> Ragcite:
     return _state(request).rag
 
 
+def _caller(request: Request) -> CallerIdentity:
+    """Who is calling, as `auth.AccessGuard` found it (it refuses a request without a key)."""
+    found = request.scope.get("state", {}).get("caller")
+    if not isinstance(found, CallerIdentity):
+        raise HTTPException(401, "this route needs an API key", {"WWW-Authenticate": "Bearer"})
+    return found
+
+
+def _admin(caller: Annotated[CallerIdentity, Depends(_caller)]) -> CallerIdentity:
+    if not caller.admin:
+        raise HTTPException(
+            403,
+            f"the key '{caller.name}' may read but not change documents; uploading, deleting "
+            "and erasing need an admin key (ragcite keys create --name NAME --admin)",
+        )
+    return caller
+
+
 State = Annotated[ServerState, Depends(_state)]
 Rag = Annotated[Ragcite, Depends(_rag)]
+Caller = Annotated[CallerIdentity, Depends(_caller)]
+Admin = Annotated[CallerIdentity, Depends(_admin)]
 
 
-def ask(rag: Ragcite, request: AskRequest) -> CitedResponse:
-    """Run the pipeline for an API request (the same options as `ragcite ask`)."""
+def ask(rag: Ragcite, request: AskRequest, caller: CallerIdentity) -> CitedResponse:
+    """Run the pipeline for an API request (the same options as `ragcite ask`), reading
+    only what the caller may read."""
     filters: SearchFilters = rag.filters(
         corpora=tuple(request.corpora) if request.corpora else None,
+        access_groups=caller.access_groups,
         include_superseded=request.include_superseded,
     )
     return rag.ask(request.question, k=request.top_k, filters=filters)

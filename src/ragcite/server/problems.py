@@ -77,10 +77,25 @@ def problem(status: int, detail: str, *, slug: str | None = None, **extra: Any) 
     )
 
 
+# A server-side failure's own message names file paths, store URLs and hosts: it goes to
+# the log, and the client gets one of these instead.
+SERVER_SIDE_DETAIL = {
+    "store-unavailable": "the store could not be read or written",
+    "model-unavailable": "a model could not be loaded or run",
+    "generation-failed": "the language model did not produce an answer",
+    "configuration": "the server's settings are not valid",
+}
+
+
 def error_problem_body(exc: RagciteError) -> dict[str, Any]:
-    """The problem details for a RagciteError (also sent as an SSE `error` event)."""
+    """The problem details for a RagciteError (also sent as an SSE `error` event). A
+    server-side failure (5xx) is logged in full and answered without its details."""
     status, slug = next((s, k) for kind, s, k in STATUS_FOR_ERROR if isinstance(exc, kind))
-    return problem_body(status, str(exc), slug=slug)
+    if status < 500:
+        return problem_body(status, str(exc), slug=slug)
+    log.error("%s: %s", type(exc).__name__, exc)
+    what = SERVER_SIDE_DETAIL.get(slug, "an unexpected error occurred")
+    return problem_body(status, f"{what}; the server log has the details", slug=slug)
 
 
 def install_problem_handlers(app: FastAPI) -> None:
@@ -89,8 +104,6 @@ def install_problem_handlers(app: FastAPI) -> None:
     async def ragcite_error(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RagciteError)
         body = error_problem_body(exc)
-        if body["status"] >= 500:
-            log.error("%s: %s", type(exc).__name__, exc)
         return JSONResponse(body, status_code=body["status"], media_type=PROBLEM_MEDIA_TYPE)
 
     async def validation_error(_: Request, exc: Exception) -> JSONResponse:

@@ -19,6 +19,7 @@ from ragcite.errors import RagciteError
 from ragcite.pipeline import Ragcite
 from ragcite.render.api import response_json
 from ragcite.server import deps
+from ragcite.server.auth import Caller
 from ragcite.server.problems import error_problem_body
 from ragcite.server.schemas import AskRequest
 
@@ -38,10 +39,10 @@ def answer_pieces(text: str) -> list[str]:
     return [*pieces, text[start:]] if start < len(text) else pieces
 
 
-async def answer_events(rag: Ragcite, request: AskRequest) -> AsyncIterator[bytes]:
+async def answer_events(rag: Ragcite, request: AskRequest, caller: Caller) -> AsyncIterator[bytes]:
     yield sse_event("started", {"query": request.question})
     try:
-        response = await anyio.to_thread.run_sync(partial(deps.ask, rag, request))
+        response = await anyio.to_thread.run_sync(partial(deps.ask, rag, request, caller))
     except RagciteError as exc:
         yield sse_event("error", error_problem_body(exc))
         return

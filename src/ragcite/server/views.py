@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from itertools import groupby
+from pathlib import PurePath
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from ragcite.index.feedback import FeedbackRecord
 from ragcite.index.store import DocumentText
@@ -30,10 +32,25 @@ def document_json(document: Document) -> dict[str, Any]:
         "title": document.title,
         "corpus": document.corpus,
         "url": document.url,
-        "source_uri": document.source_uri,
+        "source_uri": shown_source(document.source_uri),
         "access": list(document.access),
         **version_json(document),
     }
+
+
+def shown_source(uri: str) -> str:
+    """A source fit to show a client: a URL without credentials, a relative path as it is,
+    an absolute path by its file name only (the server's folders are nobody's business).
+
+    >>> shown_source("/srv/kb/policies/leave.md"), shown_source("https://u:pw@wiki/x")
+    ('leave.md', 'https://wiki/x')
+    """
+    parts = urlsplit(uri)
+    if parts.scheme in ("http", "https") and parts.netloc:
+        host = parts.netloc.rpartition("@")[2]
+        return urlunsplit(parts._replace(netloc=host))
+    path = parts.path if parts.scheme == "file" else uri
+    return PurePath(path).name if PurePath(path).is_absolute() or parts.scheme else path
 
 
 def documents_json(documents: list[Document]) -> list[dict[str, Any]]:

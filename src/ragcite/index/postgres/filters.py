@@ -29,6 +29,20 @@ def filter_sql(filters: SearchFilters) -> tuple[str, list[Any]]:
         clauses.append("d.document_id = ANY(%s::text[])")
         args.append(list(filters.document_ids))
     if filters.access_groups is not None:
-        clauses.append("(cardinality(d.access) = 0 OR d.access && %s::text[])")
+        clauses.append(GROUPS_SQL)
         args.append(list(filters.access_groups))
     return (" AND ".join(clauses) or "TRUE"), args
+
+
+GROUPS_SQL = "(cardinality(d.access) = 0 OR d.access && %s::text[])"
+
+
+def readable_sql(access_groups: tuple[str, ...] | None) -> tuple[str, list[Any]]:
+    """What a reader with `access_groups` may read, as a predicate over `ragcite_documents d`.
+
+    None (an admin, the local CLI) reads every version, deleted ones included (for
+    audit); otherwise only versions that are not deleted and are public or share a group.
+    """
+    if access_groups is None:
+        return "TRUE", []
+    return f"d.status != 'deleted' AND {GROUPS_SQL}", [list(access_groups)]

@@ -114,10 +114,30 @@ def _m003_hnsw_index(dimension: int) -> sql.Composed | sql.SQL:
     )
 
 
+def _m004_api_keys(dimension: int) -> sql.Composed | sql.SQL:
+    # Only each token's SHA-256 is kept (index/keys.py); one active key per name.
+    return sql.SQL(
+        """
+        CREATE TABLE ragcite_api_keys (
+            id BIGSERIAL PRIMARY KEY,
+            name TEXT NOT NULL,
+            key_hash TEXT NOT NULL UNIQUE,
+            groups TEXT[] NOT NULL DEFAULT '{}',
+            admin BOOLEAN NOT NULL DEFAULT FALSE,
+            created_at TIMESTAMPTZ NOT NULL,
+            revoked_at TIMESTAMPTZ
+        );
+        CREATE UNIQUE INDEX ragcite_api_keys_active_name
+            ON ragcite_api_keys (name) WHERE revoked_at IS NULL;
+        """
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[int], sql.Composed | sql.SQL]]] = [
     ("m001_create_tables", _m001_create_tables),
     ("m002_text_search", _m002_text_search),
     ("m003_hnsw_index", _m003_hnsw_index),
+    ("m004_api_keys", _m004_api_keys),
 ]
 
 

@@ -3,7 +3,8 @@
 The database is the source of truth and the index: documents, versions, chunks, their
 pgvector embeddings (HNSW, cosine) and `tsvector`s (GIN) live in `ragcite_*` tables,
 each version written in one transaction. Searches run in the server with every filter
-inside the query (search.py). Feedback lives in the same database (`store.feedback`).
+inside the query (search.py). Feedback and API keys live in the same database
+(`store.feedback`, `store.keys`).
 The server needs the pgvector extension (0.8 for iterative index scans); ragcite
 creates its tables and indexes itself, by named migrations (schema.py).
 
@@ -23,9 +24,12 @@ import numpy.typing as npt
 
 from ragcite.errors import NotFoundError, StoreError
 from ragcite.index.feedback import FeedbackStore
+from ragcite.index.keys import KeyStore
 from ragcite.index.postgres import search
 from ragcite.index.postgres.db import PostgresDatabase, bump_generation
 from ragcite.index.postgres.feedback import PostgresFeedbackStore
+from ragcite.index.postgres.filters import readable_sql
+from ragcite.index.postgres.keys import PostgresKeyStore
 from ragcite.index.postgres.rows import (
     CHUNK_COLUMNS,
     CHUNKS_WITH_DOCUMENTS,
@@ -59,6 +63,7 @@ class PostgresStore:
             )
         self._dimension = stored if stored is not None else dimension
         self.feedback: FeedbackStore = PostgresFeedbackStore(self._db)
+        self.keys: KeyStore = PostgresKeyStore(self._db)
 
     @property
     def dimension(self) -> int | None:
@@ -87,7 +92,7 @@ class PostgresStore:
             if count:
                 bump_generation(conn)
         if not count and self.latest_version(document_id) is None:
-            raise NotFoundError(f"no document with id '{document_id}' in {self.where}")
+            raise NotFoundError(f"no document with id '{document_id}' in the store")
         return count
 
     # -- reading documents ---------------------------------------------------------
@@ -107,41 +112,67 @@ class PostgresStore:
         )
         return document_from_row(row) if row else None
 
-    def list_documents(self, corpus: str | None = None) -> list[Document]:
-        where, args = ("WHERE corpus = %s", (corpus,)) if corpus is not None else ("", ())
+    def list_documents(
+        self, corpus: str | None = None, *, access_groups: tuple[str, ...] | None = None
+    ) -> list[Document]:
+        where, args = readable_sql(access_groups)
+        if corpus is not None:
+            where, args = f"{where} AND d.corpus = %s", [*args, corpus]
         rows = self._db.query(
-            "SELECT document_id, version, corpus, title, url, source_uri, content_sha256, "
-            "effective_date, ingested_at, last_verified, status, superseded_by, access "
-            f'FROM ragcite_documents {where} ORDER BY document_id COLLATE "C", version DESC',
+            "SELECT d.document_id, d.version, d.corpus, d.title, d.url, d.source_uri, "
+            "d.content_sha256, d.effective_date, d.ingested_at, d.last_verified, d.status, "
+            f"d.superseded_by, d.access FROM ragcite_documents d WHERE {where} "
+            'ORDER BY d.document_id COLLATE "C", d.version DESC',
             args,
         )
         return [document_from_row(r) for r in rows]
 
-    def document_text(self, document_id: str, version: int | None = None) -> DocumentText:
-        args: tuple[Any, ...]
+    def document_text(
+        self,
+        document_id: str,
+        version: int | None = None,
+        *,
+        access_groups: tuple[str, ...] | None = None,
+    ) -> DocumentText:
+        where, args = readable_sql(access_groups)
+        found: list[Any]
         if version is None:
-            where, args = "document_id = %s ORDER BY version DESC LIMIT 1", (document_id,)
+            which, found = "d.document_id = %s ORDER BY d.version DESC LIMIT 1", [document_id]
         else:
-            where, args = "document_id = %s AND version = %s", (document_id, version)
-        row = self._db.query_one(f"SELECT * FROM ragcite_documents WHERE {where}", args)
+            which, found = "d.document_id = %s AND d.version = %s", [document_id, version]
+        row = self._db.query_one(
+            f"SELECT * FROM ragcite_documents d WHERE {where} AND {which}", [*args, *found]
+        )
         if row is None:
-            which = f"'{document_id}'" + (f" version {version}" if version else "")
-            raise NotFoundError(f"no document {which} in the store")
+            name = f"'{document_id}'" + (f" version {version}" if version else "")
+            raise NotFoundError(f"no document {name} in the store")
         return DocumentText(document_from_row(row), row["extracted_text"], pages_from_row(row))
 
     # -- reading chunks --------------------------------------------------------------
 
-    def get_chunks(self, chunk_ids: list[str]) -> list[SourceChunk]:
+    def get_chunks(
+        self, chunk_ids: list[str], *, access_groups: tuple[str, ...] | None = None
+    ) -> list[SourceChunk]:
         if not chunk_ids:
             return []
-        rows = self._chunk_rows("c.chunk_id = ANY(%s::text[])", [chunk_ids])
+        where, args = readable_sql(access_groups)
+        rows = self._chunk_rows(f"{where} AND c.chunk_id = ANY(%s::text[])", [*args, chunk_ids])
         by_id = {r["chunk_id"]: chunk_from_row(r) for r in rows}
         return [by_id[i] for i in chunk_ids if i in by_id]
 
-    def neighbours(self, chunk_id: str, before: int = 1, after: int = 1) -> list[SourceChunk]:
+    def neighbours(
+        self,
+        chunk_id: str,
+        before: int = 1,
+        after: int = 1,
+        *,
+        access_groups: tuple[str, ...] | None = None,
+    ) -> list[SourceChunk]:
+        where, args = readable_sql(access_groups)
         row = self._db.query_one(
-            "SELECT document_id, document_version, ordinal FROM ragcite_chunks WHERE chunk_id = %s",
-            (chunk_id,),
+            f"SELECT c.document_id, c.document_version, c.ordinal FROM {CHUNKS_WITH_DOCUMENTS} "
+            f"WHERE {where} AND c.chunk_id = %s",
+            [*args, chunk_id],
         )
         if row is None:
             raise NotFoundError(f"no chunk with id '{chunk_id}' in the store")

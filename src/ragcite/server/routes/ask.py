@@ -16,9 +16,9 @@ router = APIRouter(tags=["answers"])
 
 
 @router.post("/ask", summary="Answer a question with verified, cited claims")
-def ask(body: AskRequest, rag: deps.Rag) -> dict[str, Any]:
+def ask(body: AskRequest, rag: deps.Rag, caller: deps.Caller) -> dict[str, Any]:
     """The rendered CitedResponse: claims, citations with verbatim quotes, sources, warnings."""
-    return response_json(deps.ask(rag, body))
+    return response_json(deps.ask(rag, body, caller))
 
 
 @router.post(
@@ -27,11 +27,11 @@ def ask(body: AskRequest, rag: deps.Rag) -> dict[str, Any]:
     response_class=StreamingResponse,
     responses={200: {"content": {"text/event-stream": {}}}},
 )
-def ask_stream(body: AskRequest, rag: deps.Rag) -> StreamingResponse:
+def ask_stream(body: AskRequest, rag: deps.Rag, caller: deps.Caller) -> StreamingResponse:
     """Events: `started`, `answer` (text pieces), `claim` (each verified claim with its
     citations), `response` (the same JSON as POST /ask); `error` (problem details)."""
     return StreamingResponse(
-        answer_events(rag, body),
+        answer_events(rag, body, caller),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )

@@ -20,9 +20,13 @@ router = APIRouter(tags=["documents"])
 
 @router.get("/documents", summary="Documents with their versions and status")
 def list_documents(
-    rag: deps.Rag, corpus: Annotated[str | None, Query(description="Only this corpus.")] = None
+    rag: deps.Rag,
+    caller: deps.Caller,
+    corpus: Annotated[str | None, Query(description="Only this corpus.")] = None,
 ) -> dict[str, Any]:
-    return {"documents": documents_json(rag.store.list_documents(corpus))}
+    """The documents the caller may read (an admin key: all of them, deleted ones too)."""
+    found = rag.store.list_documents(corpus, access_groups=caller.access_groups)
+    return {"documents": documents_json(found)}
 
 
 @router.post(
@@ -33,6 +37,7 @@ def list_documents(
 )
 def upload_document(
     state: deps.State,
+    _: deps.Admin,
     file: Annotated[UploadFile, File(description="The document file.")],
     title: Annotated[str | None, Form()] = None,
     url: Annotated[str | None, Form()] = None,
@@ -66,7 +71,7 @@ def upload_document(
 
 
 @router.delete("/documents/{document_id}", summary="Delete a document (kept for audit)")
-def delete_document(document_id: str, rag: deps.Rag) -> dict[str, Any]:
+def delete_document(document_id: str, rag: deps.Rag, _: deps.Admin) -> dict[str, Any]:
     """Every version is marked deleted: never searched again, kept for audit."""
     return {"document_id": document_id, "versions_deleted": rag.store.delete_document(document_id)}
 
@@ -75,24 +80,33 @@ def delete_document(document_id: str, rag: deps.Rag) -> dict[str, Any]:
 def document_text(
     document_id: str,
     rag: deps.Rag,
+    caller: deps.Caller,
     version: Annotated[int | None, Query(ge=1, description="Default: the newest.")] = None,
 ) -> dict[str, Any]:
-    """The extracted text that chunk offsets and citations' `document_span` point into."""
-    return document_text_json(rag.store.document_text(document_id, version))
+    """The extracted text that chunk offsets and citations' `document_span` point into.
+    A document the caller may not read is not found, exactly like a missing one."""
+    groups = caller.access_groups
+    return document_text_json(rag.store.document_text(document_id, version, access_groups=groups))
 
 
 @router.get("/chunks/{chunk_id}", summary="A chunk with its document and neighbours")
 def get_chunk(
     chunk_id: str,
     rag: deps.Rag,
+    caller: deps.Caller,
     neighbours: Annotated[int, Query(ge=0, le=10, description="Chunks either side.")] = 1,
 ) -> dict[str, Any]:
-    found = rag.store.get_chunks([chunk_id])
+    """A chunk the caller may not read is not found, exactly like a missing one."""
+    groups = caller.access_groups
+    found = rag.store.get_chunks([chunk_id], access_groups=groups)
     if not found:
         raise NotFoundError(f"no chunk with id '{chunk_id}' in the store")
     chunk = found[0]
-    around = rag.store.neighbours(chunk_id, before=neighbours, after=neighbours)
-    document = rag.store.document_text(chunk.document_id, chunk.document_version).document
+    around = rag.store.neighbours(
+        chunk_id, before=neighbours, after=neighbours, access_groups=groups
+    )
+    version = chunk.document_version
+    document = rag.store.document_text(chunk.document_id, version, access_groups=groups).document
     return {
         "chunk": source_json(chunk),
         "document": document_json(document),

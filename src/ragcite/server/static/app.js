@@ -20,6 +20,68 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// -- the API key ------------------------------------------------------------------------------
+// A server that needs a key answers 401; the page then asks for one, keeps it in this tab's
+// session storage only, and sends it as a Bearer header. A server started with --open never
+// answers 401, so the page never asks.
+
+const KEY_STORAGE = "ragcite.apiKey";
+let keyWaiters = [];
+
+function storedKey() {
+  return sessionStorage.getItem(KEY_STORAGE);
+}
+
+function withKey(options = {}) {
+  const headers = new Headers(options.headers || {});
+  const key = storedKey();
+  if (key) headers.set("Authorization", `Bearer ${key}`);
+  return { ...options, headers };
+}
+
+async function api(url, options = {}) {
+  for (;;) {
+    const reply = await fetch(url, withKey(options));
+    if (reply.status !== 401) return reply;
+    const refused = Boolean(storedKey());
+    forgetKey();
+    await askForKey(refused ? "That key was refused (unknown or revoked); enter another." : "");
+  }
+}
+
+function askForKey(message) {
+  const error = $("#key-error");
+  error.textContent = message;
+  error.hidden = !message;
+  $("#key-panel").hidden = false;
+  $("#api-key").focus();
+  return new Promise((resolve) => keyWaiters.push(resolve));
+}
+
+function useKey(event) {
+  event.preventDefault();
+  const key = $("#api-key").value.trim();
+  if (!key) {
+    const error = $("#key-error");
+    error.textContent = "Paste your API key first.";
+    error.hidden = false;
+    return;
+  }
+  sessionStorage.setItem(KEY_STORAGE, key);
+  $("#api-key").value = "";
+  $("#key-panel").hidden = true;
+  $("#forget-key").hidden = false;
+  const waiting = keyWaiters;
+  keyWaiters = [];
+  waiting.forEach((resolve) => resolve());
+}
+
+function forgetKey() {
+  sessionStorage.removeItem(KEY_STORAGE);
+  textCache.clear();
+  $("#forget-key").hidden = true;
+}
+
 const LABELS = { HIGH: "High", MEDIUM: "Medium", LOW: "Low", VERY_LOW: "Very low" };
 
 function confidencePill(label, value, what) {
@@ -55,7 +117,7 @@ async function ask(question) {
     el("p", { class: "question-echo" }, question),
     el("p", { class: "progress", id: "progress" }, "Searching the documents and checking every quote…")));
   try {
-    const response = await fetch("/ask/stream", {
+    const response = await api("/ask/stream", {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
       body: JSON.stringify({ question }),
@@ -269,7 +331,7 @@ function feedbackRow(data) {
   const row = el("div", { class: "feedback", role: "group", "aria-label": "Feedback on this answer" },
     el("span", {}, "Was this answer helpful?"));
   const send = (rating) => async () => {
-    const reply = await fetch("/feedback", {
+    const reply = await api("/feedback", {
       method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ query: data.query, rating, response: data }),
     });
@@ -289,7 +351,7 @@ let viewerReturnFocus = null;
 async function documentText(documentId, version) {
   const key = `${documentId}@${version}`;
   if (!textCache.has(key)) {
-    const reply = await fetch(`/documents/${encodeURIComponent(documentId)}/text?version=${version}`);
+    const reply = await api(`/documents/${encodeURIComponent(documentId)}/text?version=${version}`);
     if (!reply.ok) throw new Error((await reply.json()).detail || reply.statusText);
     textCache.set(key, await reply.json());
   }
@@ -364,6 +426,13 @@ function closeViewer(restoreFocus = true) {
 // -- wiring ---------------------------------------------------------------------------------------
 
 document.addEventListener("DOMContentLoaded", () => {
+  $("#key-form").addEventListener("submit", useKey);
+  $("#forget-key").addEventListener("click", () => {
+    forgetKey();
+    $("#result").replaceChildren();
+    closeViewer(false);
+  });
+  $("#forget-key").hidden = !storedKey();
   $("#ask-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const question = $("#question").value.trim();
