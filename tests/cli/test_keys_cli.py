@@ -57,16 +57,16 @@ def test_as_groups_reads_like_a_key_with_those_groups(tmp_path: Path) -> None:
     (docs / "leave.md").write_text("# Leave\n\nEveryone gets 25 days of annual leave.\n")
     assert run("ingest", str(docs), store=store)[0] == 0
     _, out, _ = run("documents", "--json", store=store)
-    assert {d["document_id"] for d in json.loads(out)} == {"pay", "leave"}  # the local admin
+    assert {d["document_id"] for d in json.loads(out)} == {"pay-md", "leave-md"}  # the local admin
     _, out, _ = run("documents", "--json", "--as-groups", "", store=store)
-    assert {d["document_id"] for d in json.loads(out)} == {"leave"}
+    assert {d["document_id"] for d in json.loads(out)} == {"leave-md"}
     _, out, _ = run("documents", "--json", "--as-groups", "hr", store=store)
-    assert {d["document_id"] for d in json.loads(out)} == {"pay", "leave"}
+    assert {d["document_id"] for d in json.loads(out)} == {"pay-md", "leave-md"}
     question = "How much do engineers earn?"
     code, out, _ = run("search", question, "--json", "--as-groups", "staff", store=store)
-    assert code == 0 and {c["document_id"] for c in json.loads(out)["chunks"]} == {"leave"}
+    assert code == 0 and {c["document_id"] for c in json.loads(out)["chunks"]} == {"leave-md"}
     code, out, _ = run("ask", question, "--json", "--as-groups", "staff", store=store)
     sources = {s["document_id"] for s in json.loads(out)["sources"]}
-    assert code == 0 and "zorbs" not in out and "pay" not in sources
+    assert code == 0 and "zorbs" not in out and "pay-md" not in sources
     code, out, _ = run("ask", question, "--json", "--as-groups", "hr,staff", store=store)
     assert code == 0 and "zorbs" in out
