@@ -77,10 +77,10 @@ def test_only_admin_keys_upload_or_delete(writable_client: TestClient) -> None:
     )
     assert writable_client.get("/documents/employee-handbook/text", headers=reader).is_success
     assert writable_client.post("/documents", files=UPLOAD).status_code == 201  # admin
-    assert writable_client.delete("/documents/equity").json()["versions_deleted"] == 1
+    assert writable_client.delete("/documents/equity-md").json()["versions_deleted"] == 1
     # A deleted document: kept for the admin's audit, gone for readers.
-    assert writable_client.get("/documents/equity/text").is_success
-    assert_problem(writable_client.get("/documents/equity/text", headers=reader), 404, "equity")
+    assert writable_client.get("/documents/equity-md/text").is_success
+    assert_problem(writable_client.get("/documents/equity-md/text", headers=reader), 404, "equity")
 
 
 def test_cross_site_requests_are_refused(writable_client: TestClient) -> None:

@@ -43,7 +43,7 @@ def small_server(
     rag = Ragcite.open(load_settings(store_path=path, overrides=overrides))
     port = _free_port()
     config = uvicorn.Config(
-        create_app(rag),
+        create_app(rag, open_access=True),  # served on loopback, as `ragcite serve --open`
         host="127.0.0.1",
         port=port,
         log_level="warning",

@@ -23,7 +23,9 @@ def app_parts(demo_store_path: Path, tmp_path: Path) -> Iterator[tuple[TestClien
     settings = load_settings(store_path=demo_store_path, overrides={"ingest.max_file_bytes": 4096})
     rag = Ragcite.open(settings)
     uploads = tmp_path / "uploads"
-    with TestClient(create_app(rag, upload_dir=uploads)) as client:
+    # --open (no keys): these tests are about what an upload may do, not who may upload.
+    app = create_app(rag, upload_dir=uploads, open_access=True)
+    with TestClient(app, base_url="http://localhost") as client:
         yield client, rag, uploads
     rag.close()
 
