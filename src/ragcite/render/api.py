@@ -7,10 +7,20 @@ source with its verbatim quote and where the quote lies in the chunk and documen
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from ragcite.models import Citation, CitedClaim, CitedResponse, SourceChunk
 from ragcite.score.confidence import label_for
+
+
+def version_label(version: int, effective: date | None) -> str:
+    """The one version label shown everywhere: the version number and its effective date.
+
+    >>> version_label(5, date(2024, 2, 1)), version_label(2, None)
+    ('v5 · 2024-02-01', 'v2')
+    """
+    return f"v{version} · {effective.isoformat()}" if effective else f"v{version}"
 
 
 def source_json(chunk: SourceChunk) -> dict[str, Any]:
@@ -19,6 +29,7 @@ def source_json(chunk: SourceChunk) -> dict[str, Any]:
         "display": chunk.display,
         "document_id": chunk.document_id,
         "document_version": chunk.document_version,
+        "version_label": version_label(chunk.document_version, chunk.document_date),
         "title": chunk.document_title,
         "section": chunk.section_heading,
         "page": chunk.page_number,
@@ -53,6 +64,10 @@ def citation_json(citation: Citation, chunk: SourceChunk | None) -> dict[str, An
         "url": chunk.document_url if chunk else None,
         "document_id": chunk.document_id if chunk else None,
         "document_version": chunk.document_version if chunk else None,
+        "version_label": version_label(chunk.document_version, chunk.document_date)
+        if chunk
+        else None,
+        "document_date": chunk.document_date.isoformat() if chunk and chunk.document_date else None,
         "status": str(chunk.document_status) if chunk else None,
         "chunk_confidence": round(chunk.composite_confidence, 4) if chunk else None,
         "quote": citation.quote,
@@ -84,10 +99,12 @@ def response_json(response: CitedResponse) -> dict[str, Any]:
     cited = {i for c in response.cited_claims for i in c.source_chunk_ids}
     return {
         "query": response.query,
+        "question": response.query,
         "answer": response.answer_text,
         "answerable": response.answerable,
         "overall_confidence": round(response.overall_confidence, 4),
         "confidence_label": str(response.confidence_label),
+        "confidence_reason": confidence_reason(response),
         "claims": [claim_json(c, response) for c in response.cited_claims],
         "sources": [source_json(c) for c in response.source_chunks if c.chunk_id in cited]
         if response.answerable
@@ -98,3 +115,48 @@ def response_json(response: CitedResponse) -> dict[str, Any]:
         "retrieved_at": response.retrieval_timestamp.isoformat(),
         "timings_ms": response.timings_ms,
     }
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def confidence_reason(response: CitedResponse) -> str:
+    """Why the answer has its confidence, in words, from its claims' quotes and support.
+
+    e.g. "3 exact quotes, all supported by their sources" or "1 claim's support is uncertain".
+    """
+    if not response.answerable:
+        return "No passage in the documents answers the question."
+    citations = [c for claim in response.cited_claims for c in claim.citations]
+    if not citations:
+        return "No claim cites a source."
+    problems = []
+    unverified = sum(1 for claim in response.cited_claims if not claim.verified)
+    if unverified:
+        problems.append(_plural(unverified, "claim is", "claims are") + " not verified")
+    for verdict, words in (
+        ("contradicted", "contradicted by its source"),
+        ("unsupported", "not supported by its source"),
+        ("partial", "only partly supported"),
+    ):
+        hit = sum(1 for claim in response.cited_claims if _has(claim, verdict))
+        if hit:
+            problems.append(f"{_plural(hit, 'claim', 'claims')} {words}")
+    loose = sum(1 for c in citations if str(c.quote_status) not in ("exact", "normalized"))
+    if loose:
+        problems.append(_plural(loose, "quote matches", "quotes match") + " only approximately")
+    if problems:
+        return "; ".join(problems) + "."
+    quotes = _plural(len(citations), "exact quote", "exact quotes")
+    checked = [c for c in citations if str(c.support) != "unchecked"]
+    if not checked:
+        return f"{quotes}; support was not checked."
+    if len(checked) < len(citations):
+        return f"{quotes}; {len(checked)} supported by their sources, the rest not checked."
+    alone = len(citations) == 1
+    return f"{quotes}, {'supported by its source' if alone else 'all supported by their sources'}."
+
+
+def _has(claim: CitedClaim, verdict: str) -> bool:
+    return any(str(c.support) == verdict for c in claim.citations)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 from ragcite import __version__
@@ -46,7 +47,7 @@ def create_app(
         title="ragcite",
         version=__version__,
         summary="Answers from your documents; every claim cites a verified verbatim quote.",
-        docs_url=None,  # the interactive docs pages load scripts from a CDN; the page must not
+        docs_url=None,  # FastAPI's own docs pages load scripts from a CDN: see _offline_docs
         redoc_url=None,
     )
     app.state.ragcite = ServerState(
@@ -62,6 +63,7 @@ def create_app(
     def page() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
+    _offline_docs(app)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(
         BodySizeLimit,
@@ -76,3 +78,24 @@ def create_app(
         allowed_hosts=allowed_hosts or rag.settings.server.allowed_hosts,
     )
     return app
+
+
+def _offline_docs(app: FastAPI) -> None:
+    """The interactive API docs at /docs, with Swagger UI's files from the installed
+    `swagger-ui-bundle` package (the server extra), never from a CDN. Without the package
+    there is no /docs; the schema stays at /openapi.json."""
+    try:
+        from swagger_ui_bundle import swagger_ui_path
+    except ImportError:
+        return
+    app.mount("/static/swagger-ui", StaticFiles(directory=swagger_ui_path), name="swagger-ui")
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title="ragcite API",
+            swagger_js_url="/static/swagger-ui/swagger-ui-bundle.js",
+            swagger_css_url="/static/swagger-ui/swagger-ui.css",
+            swagger_favicon_url="/static/favicon.svg",
+        )

@@ -28,7 +28,7 @@ from ragcite.errors import ConfigError
 from ragcite.index.keys import ApiKey, KeyStore, authenticate
 from ragcite.server.problems import problem
 
-PUBLIC_PATHS = ("/", "/healthz", "/openapi.json")
+PUBLIC_PATHS = ("/", "/healthz", "/openapi.json", "/docs")
 """Served without a key: the page (and `/static/…`), the liveness check, the API schema.
 None of them returns document text or metadata."""
 

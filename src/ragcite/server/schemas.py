@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
 from ragcite.pipeline import MAX_QUERY_CHARS
 
@@ -12,12 +12,16 @@ EMPTY_QUESTION = 'the question is empty: ask something, e.g. "How long is parent
 
 
 class AskRequest(BaseModel):
-    """A question, with the same options as `ragcite ask`."""
+    """A question, with the same options as `ragcite ask`. The question may be sent as
+    `question` or as `query` (the name the response uses)."""
 
     model_config = ConfigDict(extra="forbid")
 
     question: str = Field(
-        max_length=MAX_QUERY_CHARS, examples=["How long do we keep customer PII?"]
+        max_length=MAX_QUERY_CHARS,
+        validation_alias=AliasChoices("question", "query"),
+        examples=["How long do we keep customer PII?"],
+        description="The question; `query` is accepted as the same field.",
     )
     top_k: int | None = Field(default=None, ge=1, le=200, description="Chunks to retrieve.")
     corpora: list[str] | None = Field(default=None, description="Only these corpora.")

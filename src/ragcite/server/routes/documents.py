@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Form, Query, UploadFile
 from fastapi.responses import JSONResponse
 
-from ragcite.errors import NotFoundError
+from ragcite.errors import InputError, NotFoundError
 from ragcite.ingest.types import DocumentMetadata
 from ragcite.render.api import source_json
 from ragcite.server import deps
@@ -42,7 +43,9 @@ def upload_document(
     title: Annotated[str | None, Form()] = None,
     url: Annotated[str | None, Form()] = None,
     document_id: Annotated[str | None, Form()] = None,
-    version: Annotated[int | None, Form(ge=1)] = None,
+    version: Annotated[
+        str | None, Form(description="The version number, e.g. 5 or v5.", examples=["v5"])
+    ] = None,
     effective_date: Annotated[date | None, Form()] = None,
     corpus: Annotated[str | None, Form()] = None,
 ) -> JSONResponse:
@@ -53,7 +56,7 @@ def upload_document(
         title=title,
         url=url,
         document_id=document_id,
-        version=version,
+        version=version_number(version),
         effective_date=effective_date,
     )
     outcome = ingest_upload(
@@ -68,6 +71,23 @@ def upload_document(
         "document": document_json(stored),
     }
     return JSONResponse(body, status_code=201 if outcome.status == "added" else 200)
+
+
+def version_number(text: str | None) -> int | None:
+    """The version number of an upload's `version` field: "5" or "v5".
+
+    >>> version_number("v5"), version_number(None)
+    (5, None)
+    """
+    if text is None or not text.strip():
+        return None
+    match = re.fullmatch(r"[vV]?\s*([0-9]+)", text.strip())
+    if match is None or int(match.group(1)) < 1:
+        raise InputError(
+            f"version '{text[:40]}' is not a version number: send a whole number from 1 "
+            "up, e.g. 5 or v5; the date goes in effective_date (e.g. 2025-01-01)"
+        )
+    return int(match.group(1))
 
 
 @router.delete("/documents/{document_id}", summary="Delete a document (kept for audit)")
