@@ -1,0 +1,102 @@
+// ragcite web page, part 3 of 5: the source viewer, a modal dialog (<dialog>: a backdrop,
+// focus kept inside, Esc closes) showing the document with the quoted span highlighted.
+"use strict";
+
+const textCache = new Map();
+let viewerReturnFocus = null;
+
+async function documentText(documentId, version) {
+  const key = `${documentId}@${version}`;
+  if (!textCache.has(key)) {
+    const reply = await api(`/documents/${encodeURIComponent(documentId)}/text?version=${version}`);
+    if (!reply.ok) throw new Error(await problemDetail(reply));
+    textCache.set(key, await reply.json());
+  }
+  return textCache.get(key);
+}
+
+async function openViewer({ documentId, version, span, display, status, page, section, returnFocus }) {
+  viewerReturnFocus = returnFocus || null;
+  const viewer = $("#viewer");
+  $("#viewer-title").textContent = display;
+  $("#viewer-meta").textContent = "Loading the document…";
+  $("#viewer-page").textContent = "";
+  $("#viewer-text").replaceChildren();
+  if (!viewer.open) viewer.showModal();
+  $("#viewer-title").focus({ preventScroll: true });
+  let doc;
+  try {
+    doc = await documentText(documentId, version);
+  } catch (error) {
+    $("#viewer-meta").textContent = `The document could not be loaded: ${error.message}`;
+    return;
+  }
+  const d = doc.document;
+  $("#viewer-title").replaceChildren(...[d.title, statusTag({ status: status || d.status })].filter(Boolean));
+  const meta = [versionLabel(d)];
+  if (d.status === "superseded") meta.push(d.superseded_by ? `superseded by v${d.superseded_by}` : "superseded");
+  else if (d.status !== "active") meta.push(d.status);
+  $("#viewer-meta").textContent = meta.join(" · ");
+  const where = [];
+  if (doc.pages.length) where.push(`page ${pageAt(doc.pages, span ? span[0] : 0) || page || "?"} of ${doc.pages.length}`);
+  if (section) where.push(`section “${section}”`);
+  $("#viewer-page").textContent = `Quoted passage highlighted${where.length ? ": " + where.join(", ") : ""}`;
+  const body = $("#viewer-text");
+  const text = doc.pages.length ? reflow(doc.text) : doc.text;
+  body.replaceChildren(...documentNodes(text, doc.pages, span));
+  const mark = body.querySelector("mark");
+  // Scroll the document, not the page, so the viewer's header stays in view.
+  body.scrollTop = mark ? Math.max(0, mark.offsetTop - body.clientHeight / 3) : 0;
+}
+
+// PDF text keeps the hard line breaks of the printed page: join lines inside a paragraph
+// (a blank line, a list item or a page start stays a break). Same length, so offsets hold.
+function reflow(text) {
+  return text.replace(/([^\n])\n(?!\s|[•\-–*]\s|\d+[.)]\s)/g, "$1 ");
+}
+
+function pageAt(pages, offset) {
+  const found = pages.find((p) => offset >= p.char_start && offset < p.char_end);
+  return found ? found.page : null;
+}
+
+// The document text cut at page starts and at the quoted span, the span wrapped in <mark>.
+function documentNodes(text, pages, span) {
+  const cuts = new Set([0, text.length]);
+  for (const p of pages) cuts.add(Math.min(p.char_start, text.length));
+  if (span) { cuts.add(span[0]); cuts.add(span[1]); }
+  const points = [...cuts].sort((a, b) => a - b);
+  const starts = new Map(pages.map((p) => [p.char_start, p.page]));
+  const nodes = [];
+  for (let i = 0; i < points.length - 1; i++) {
+    const [from, to] = [points[i], points[i + 1]];
+    if (starts.has(from)) nodes.push(el("span", { class: "page-break", role: "separator", "aria-label": `Page ${starts.get(from)}` }, `Page ${starts.get(from)}`));
+    const piece = text.slice(from, to);
+    if (span && from >= span[0] && to <= span[1]) nodes.push(el("mark", { class: "quoted" }, piece));
+    else nodes.push(document.createTextNode(piece));
+  }
+  return nodes;
+}
+
+function closeViewer(restoreFocus = true) {
+  const viewer = $("#viewer");
+  if (!viewer.open) return;
+  if (!restoreFocus) viewerReturnFocus = null;
+  viewer.close();
+}
+
+function wireViewer() {
+  const viewer = $("#viewer");
+  $("#viewer-close").addEventListener("click", () => closeViewer());
+  viewer.addEventListener("close", () => {
+    if (viewerReturnFocus && viewerReturnFocus.isConnected) viewerReturnFocus.focus();
+    viewerReturnFocus = null;
+  });
+  // A click on the backdrop (outside the dialog's box) closes it.
+  viewer.addEventListener("click", (event) => {
+    if (event.target !== viewer) return;
+    const box = viewer.getBoundingClientRect();
+    const inside = event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom;
+    if (!inside) closeViewer();
+  });
+}
