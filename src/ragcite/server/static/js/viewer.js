@@ -49,10 +49,20 @@ async function openViewer({ documentId, version, span, display, status, page, se
   body.scrollTop = mark ? Math.max(0, mark.offsetTop - body.clientHeight / 3) : 0;
 }
 
-// PDF text keeps the hard line breaks of the printed page: join lines inside a paragraph
-// (a blank line, a list item or a page start stays a break). Same length, so offsets hold.
+// PDF text keeps the hard line breaks of the printed page: join the lines of a paragraph.
+// A line break stays where the line before is short (a heading) or ends a sentence and the
+// next starts a list item, a capital after a short line, or a blank line. Same length, so
+// offsets into the text still hold.
 function reflow(text) {
-  return text.replace(/([^\n])\n(?!\s|[•\-–*]\s|\d+[.)]\s)/g, "$1 ");
+  const lines = text.split("\n");
+  let out = lines[0];
+  for (let i = 1; i < lines.length; i++) {
+    const [before, next] = [lines[i - 1], lines[i]];
+    const join = before.trim().length >= 45 && next.trim() !== "" && !/^\s|^[•\-–*]\s|^\d+[.)]\s/.test(next)
+      && (/^[a-z(]/.test(next) || !/[.!?:]$/.test(before.trim()));
+    out += (join ? " " : "\n") + next;
+  }
+  return out;
 }
 
 function pageAt(pages, offset) {

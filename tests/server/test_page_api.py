@@ -1,0 +1,67 @@
+"""What the web page relies on in the API: the question under either name, confidence in
+words, one version label, version numbers like "v5" on upload, and offline /docs."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from .test_api import assert_problem
+
+PII = "How long do we keep customer PII, and does the EU differ from the US?"
+
+
+def test_question_may_be_sent_as_query_and_comes_back_under_both_names(
+    client: TestClient,
+) -> None:
+    by_question = client.post("/ask", json={"question": PII}).json()
+    by_query = client.post("/ask", json={"query": PII}).json()
+    assert by_question["query"] == by_query["query"] == by_query["question"] == PII
+    assert [c["text"] for c in by_question["claims"]] == [c["text"] for c in by_query["claims"]]
+    assert_problem(client.post("/ask", json={"query": " "}), 422, "the question is empty")
+
+
+def test_confidence_reason_and_version_label(client: TestClient) -> None:
+    body = client.post("/ask", json={"question": PII}).json()
+    citations = [c for claim in body["claims"] for c in claim["citations"]]
+    assert all(c["quote_status"] in ("exact", "normalized") for c in citations)
+    assert all(c["support"] == "supported" for c in citations)
+    assert body["confidence_reason"] == (
+        f"{len(citations)} exact quotes, all supported by their sources."
+    )
+    source = body["sources"][0]
+    assert source["version_label"] == f"v{source['document_version']} · {source['document_date']}"
+    assert citations[0]["version_label"].startswith(f"v{citations[0]['document_version']} · ")
+
+    nothing = client.post("/ask", json={"question": "What is the vesting schedule?"}).json()
+    assert not nothing["answerable"]
+    assert nothing["confidence_reason"] == "No passage in the documents answers the question."
+
+
+def test_upload_version_accepts_v5_and_explains_a_bad_one(writable_client: TestClient) -> None:
+    text = b"# Travel policy\n\nTrain travel is booked in second class.\n"
+    added = writable_client.post(
+        "/documents",
+        files={"file": ("travel.md", text, "text/markdown")},
+        data={"version": "v3", "effective_date": "2025-01-01"},
+    )
+    assert added.status_code == 201, added.text
+    assert added.json()["document"]["version"] == 3
+    refused = writable_client.post(
+        "/documents",
+        files={"file": ("travel2.md", text + b"More.\n", "text/markdown")},
+        data={"version": "version two"},
+    )
+    problem = assert_problem(refused, 422)
+    assert "'version two' is not a version number" in problem["detail"]
+    assert "e.g. 5 or v5" in problem["detail"]
+
+
+def test_docs_are_served_offline_without_a_key(client: TestClient) -> None:
+    page = client.get("/docs", headers={"Authorization": ""})
+    assert page.status_code == 200
+    assert "/static/swagger-ui/swagger-ui-bundle.js" in page.text
+    assert "cdn" not in page.text.lower() and "https://" not in page.text
+    script = client.get("/static/swagger-ui/swagger-ui-bundle.js", headers={"Authorization": ""})
+    assert script.status_code == 200 and len(script.content) > 100_000
+    icon = client.get("/static/favicon.svg", headers={"Authorization": ""})
+    assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
