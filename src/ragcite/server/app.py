@@ -82,13 +82,14 @@ def create_app(
 
 def _offline_docs(app: FastAPI) -> None:
     """The interactive API docs at /docs, with Swagger UI's files from the installed
-    `swagger-ui-bundle` package (the server extra), never from a CDN. Without the package
-    there is no /docs; the schema stays at /openapi.json."""
+    `fastapi-offline` package (the server extra; Swagger UI 5 reads OpenAPI 3.1), never from
+    a CDN. Without the package there is no /docs; the schema stays at /openapi.json."""
     try:
-        from swagger_ui_bundle import swagger_ui_path
+        import fastapi_offline
     except ImportError:
         return
-    app.mount("/static/swagger-ui", StaticFiles(directory=swagger_ui_path), name="swagger-ui")
+    assets = Path(fastapi_offline.__file__).parent / "static"
+    app.mount("/static/swagger-ui", StaticFiles(directory=assets), name="swagger-ui")
 
     @app.get("/docs", include_in_schema=False)
     def docs() -> HTMLResponse:

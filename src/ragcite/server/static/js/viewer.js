@@ -102,6 +102,16 @@ function wireViewer() {
     if (viewerReturnFocus && viewerReturnFocus.isConnected) viewerReturnFocus.focus();
     viewerReturnFocus = null;
   });
+  // Tab and Shift+Tab cycle inside the dialog (the browser would let focus leave the page).
+  viewer.addEventListener("keydown", (event) => {
+    if (event.key !== "Tab") return;
+    const focusable = [...viewer.querySelectorAll("button, [href], [tabindex='0']")].filter((e) => !e.disabled && e.offsetParent);
+    if (!focusable.length) return;
+    const [first, last] = [focusable[0], focusable[focusable.length - 1]];
+    const at = document.activeElement;
+    if (event.shiftKey && (at === first || !viewer.contains(at) || at === $("#viewer-title"))) { event.preventDefault(); last.focus(); }
+    else if (!event.shiftKey && at === last) { event.preventDefault(); first.focus(); }
+  });
   // A click on the backdrop (outside the dialog's box) closes it.
   viewer.addEventListener("click", (event) => {
     if (event.target !== viewer) return;

@@ -1,0 +1,306 @@
+"""The web page at desktop (1280×900) and phone (390×844) sizes in Debian's Chromium: prose
+answers with numbered markers, the quote popover inside the viewport, the viewer as a modal
+dialog, the document library, progress and cancel, the question counter, dark mode, and an
+axe-core scan of every state (zero serious or critical violations). Screenshots of each state
+go to test-artifacts/page/."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .test_e2e import CHROMIUM, LAUNCH_ARGS
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright", reason="pip install axe-playwright-python")
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "page"
+SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+PII = "How long do we keep customer PII, and does the EU differ from the US?"
+QUESTION_BOX = "Ask a question about your documents"
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists(), reason="needs Debian's chromium: apt-get install -y chromium"
+)
+expect = sync_api.expect
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[sync_api.Browser]:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield launched
+        launched.close()
+
+
+class Tab:
+    """A page at one size that may load nothing but the server, scanned with axe-core."""
+
+    def __init__(self, browser: sync_api.Browser, url: str, size: str, **options: Any) -> None:
+        self.size = size
+        self.outside: list[str] = []
+        self.context = browser.new_context(viewport=SIZES[size], **options)
+        self.context.set_default_timeout(30_000)
+        self.context.route("**/*", self._only_the_server(url))
+        self.page = self.context.new_page()
+        self.page.goto(url)
+
+    def _only_the_server(self, url: str) -> Any:
+        def route(request_route: sync_api.Route) -> None:
+            if request_route.request.url.startswith(url):
+                request_route.continue_()
+            else:
+                self.outside.append(request_route.request.url)
+                request_route.abort()
+
+        return route
+
+    def check(self, state: str) -> None:
+        """Screenshot `state` and assert axe-core finds no serious or critical violation."""
+        self.page.screenshot(path=ARTIFACTS / f"{self.size}-{state}.png")
+        results = axe_sync.Axe().run(self.page)
+        bad = [
+            f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
+            for v in results.response["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+        assert bad == [], f"{self.size} {state}: {bad}"
+
+    def close(self) -> None:
+        self.context.close()
+        assert self.outside == []
+
+
+@pytest.fixture(params=list(SIZES))
+def tab(request: pytest.FixtureRequest, browser: sync_api.Browser, live_server: str) -> Iterator[Tab]:
+    opened = Tab(browser, live_server, request.param)
+    yield opened
+    opened.close()
+
+
+def ask(page: sync_api.Page, question: str) -> None:
+    page.get_by_role("textbox", name=QUESTION_BOX).fill(question)
+    page.get_by_role("button", name="Ask", exact=True).click()
+    page.locator(".answer").wait_for()
+
+
+def inside_viewport(page: sync_api.Page, box: dict[str, float] | None) -> bool:
+    size = page.viewport_size
+    assert box is not None and size is not None
+    return (
+        box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= size["width"] + 0.5
+        and box["y"] + box["height"] <= size["height"] + 0.5
+    )
+
+
+def test_answer_reads_as_prose_with_numbered_sources(tab: Tab) -> None:
+    page = tab.page
+    tab.check("0-empty")
+    ask(page, PII)
+    prose = page.locator(".answer .prose")
+    markers = prose.locator(".cite")
+    expect(markers.first).to_be_visible()
+    texts = markers.all_inner_texts()
+    assert all(re.fullmatch(r"\d+", t) for t in texts), texts
+    numbers = sorted({int(t) for t in texts})
+    assert numbers == list(range(1, len(numbers) + 1))
+    sources = page.locator(".sources.numbered .source")
+    assert sources.count() == len(numbers)
+    first = sources.first
+    expect(first.locator(".source-title")).to_contain_text("Data Retention Policy")
+    expect(first.locator(".source-meta")).to_contain_text(re.compile(r"v\d+ · \d{4}-\d\d-\d\d · § "))
+    # Confidence in words; the number only on demand.
+    expect(page.locator(".confidence-reason")).to_have_text(
+        re.compile(r"^\d+ exact quotes?, (all supported by their sources|supported by its source)\.$")
+    )
+    scores = page.locator(".scores p")
+    expect(scores).to_be_hidden()
+    page.get_by_text("Show the scores").click()
+    expect(scores).to_contain_text(re.compile(r"Answer 0\.\d\d"))
+    # A verified, exact, supported answer raises no alarm.
+    expect(page.locator(".banner")).to_have_count(0)
+    expect(page.locator(".claim-doubt")).to_have_count(0)
+    tab.check("1-answer")
+    page.screenshot(path=ARTIFACTS / f"{tab.size}-1-answer-full.png", full_page=True)
+
+
+def test_the_quote_popover_stays_inside_the_viewport(tab: Tab) -> None:
+    page = tab.page
+    ask(page, PII)
+    markers = page.locator(".answer .cite")
+    for i in range(markers.count()):
+        marker = markers.nth(i)
+        box = marker.bounding_box()
+        assert box is not None
+        # The marker's tap target is at least 44 px: points 21 px from its centre hit it.
+        centre_x, centre_y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        for dx, dy in ((0, -21), (0, 21), (-21, 0), (21, 0)):
+            hit = page.evaluate(
+                "([x, y]) => { const e = document.elementFromPoint(x, y); return e?.closest('.cite')?.textContent ?? (e ? e.outerHTML.slice(0, 80) + ' y=' + y : 'none'); }",
+                [centre_x + dx, centre_y + dy],
+            )
+            assert hit == marker.inner_text(), (tab.size, i, dx, dy, hit)
+        expect(marker).to_have_attribute("aria-expanded", "false")
+        marker.click()
+        expect(marker).to_have_attribute("aria-expanded", "true")
+        pop = page.locator(f"#{marker.get_attribute('aria-controls')}")
+        expect(pop).to_have_attribute("role", "dialog")
+        expect(pop.locator(".quote")).to_be_visible()
+        assert inside_viewport(page, pop.bounding_box()), (tab.size, i, pop.bounding_box())
+        if tab.size == "phone":  # a bottom sheet
+            box = pop.bounding_box()
+            assert box is not None and abs(box["y"] + box["height"] - 844) < 2
+        if i == 0:
+            tab.check("2-quote")
+        page.keyboard.press("Escape")
+        expect(marker).to_have_attribute("aria-expanded", "false")
+        expect(pop).to_be_hidden()
+
+
+def test_the_viewer_is_a_modal_dialog(tab: Tab) -> None:
+    page = tab.page
+    ask(page, "How much parental leave does the primary caregiver get?")
+    marker = page.locator(".answer .cite").first
+    marker.click()
+    page.locator(".cite-wrap.open").get_by_role("button", name="Show in the document").click()
+    viewer = page.get_by_role("dialog", name=re.compile("Employee Handbook"))
+    expect(viewer).to_be_visible()
+    expect(viewer).to_have_attribute("aria-modal", "true")
+    expect(viewer.locator("mark.quoted")).to_be_visible()
+    expect(viewer.locator("#viewer-meta")).to_have_text(re.compile(r"^v\d+ · \d{4}-\d\d-\d\d"))
+    expect(viewer.locator(".page-break").first).to_have_text(re.compile(r"Page \d+"))
+    # PDF text is reflowed: the quoted sentence runs on without a hard line break.
+    assert "\n" not in viewer.locator("mark.quoted").inner_text()
+    assert inside_viewport(page, viewer.bounding_box())
+    backdrop = page.evaluate(
+        "() => getComputedStyle(document.querySelector('#viewer'), '::backdrop').backgroundColor"
+    )
+    assert backdrop.startswith("rgba(")
+    for _ in range(6):  # focus stays inside the dialog
+        page.keyboard.press("Tab")
+        assert page.evaluate("() => document.querySelector('#viewer').contains(document.activeElement)")
+    tab.check("3-viewer")
+    page.keyboard.press("Escape")
+    expect(viewer).to_be_hidden()
+    expect(marker).to_be_focused()
+
+
+def test_closest_material_is_not_styled_as_a_verified_quote(tab: Tab) -> None:
+    page = tab.page
+    ask(page, "What is the vesting schedule for employee stock options?")
+    excerpt = page.locator(".nearest .excerpt").first
+    expect(excerpt).to_be_visible()
+    near = excerpt.evaluate("e => getComputedStyle(e).backgroundColor")
+    page.evaluate("() => document.body.append(Object.assign(document.createElement('mark'), {className: 'quoted', id: 'probe'}))")
+    verified = page.locator("#probe").evaluate("e => getComputedStyle(e).backgroundColor")
+    page.evaluate("() => document.querySelector('#probe').remove()")
+    assert near != verified
+    tab.check("4-unanswerable")
+
+
+def _contrast(page: sync_api.Page, selector: str) -> float:
+    return float(page.evaluate(
+        """(selector) => {
+            const lum = (css) => {
+              const [r, g, b] = css.match(/[\\d.]+/g).slice(0, 3).map(Number).map((v) => {
+                v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+              return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+            };
+            const box = document.querySelector(selector);
+            const [a, b] = [lum(getComputedStyle(box).borderTopColor), lum(getComputedStyle(box).backgroundColor)];
+            return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+        }""",
+        selector,
+    ))
+
+
+def test_question_counter_blocks_an_over_long_question(tab: Tab) -> None:
+    page = tab.page
+    box = page.get_by_role("textbox", name=QUESTION_BOX)
+    box.fill("x" * 2500)
+    expect(page.locator("#question-count")).to_have_text("2,500 / 2,000 characters")
+    page.get_by_role("button", name="Ask", exact=True).click()
+    expect(page.locator("#ask-error")).to_contain_text("the limit is 2,000")
+    assert len(box.input_value()) == 2500  # never cut silently
+    expect(page.locator("#result")).to_be_empty()
+    assert _contrast(page, "#question") >= 3.0
+    tab.check("5-too-long")
+    # A long question is echoed clamped to three lines.
+    ask(page, PII + " " + "Please answer in detail and mention every exception. " * 12)
+    echo = page.locator(".answer .question-echo")
+    line = float(echo.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)"))
+    assert (echo.bounding_box() or {"height": 999})["height"] <= 3 * line + 2
+
+
+def test_progress_stages_cancel_and_older_versions(tab: Tab) -> None:
+    page = tab.page
+    # Hold the answer back for a while, as a slow model would.
+    page.evaluate("""() => {
+        window.realFetch = window.fetch;
+        window.fetch = (url, options) => url !== "/ask/stream" ? window.realFetch(url, options)
+          : new Promise((resolve, reject) => {
+              const timer = setTimeout(() => resolve(window.realFetch(url, options)), 4000);
+              options.signal.addEventListener("abort", () => {
+                clearTimeout(timer); reject(new DOMException("cancelled", "AbortError")); });
+            });
+    }""")
+    page.get_by_role("textbox", name=QUESTION_BOX).fill(PII)
+    page.get_by_role("button", name="Ask", exact=True).click()
+    expect(page.locator(".stages li").first).to_have_text("Searching the documents…")
+    cancel = page.get_by_role("button", name="Cancel")
+    expect(cancel).to_be_visible()
+    tab.check("6-waiting")
+    cancel.click()
+    expect(page.locator("#result")).to_contain_text("Cancelled.")
+    expect(cancel).to_be_hidden()
+    page.evaluate("() => { window.fetch = window.realFetch; }")
+
+    page.get_by_label("Include older versions").check()
+    with page.expect_request("**/ask/stream") as sent:
+        page.get_by_role("button", name="Ask", exact=True).click()
+    assert sent.value.post_data_json == {"question": PII, "include_superseded": True}
+    page.locator(".answer").wait_for()
+    expect(page.locator(".answer .cite").first).to_be_visible()
+
+
+def test_claims_show_as_they_arrive(tab: Tab) -> None:
+    page = tab.page
+    page.evaluate("""() => {
+        document.querySelector('#result').append(Object.assign(document.createElement('div'), {}));
+        document.querySelector('#result').replaceChildren(
+          el('div', {class: 'card pending'}, el('ol', {class: 'stages'}), el('p', {class: 'prose streamed', hidden: true})));
+        onEvent('started', {query: 'q'});
+        onEvent('answer', {text: 'Customer PII is kept three years.'});
+        onEvent('claim', {index: 0, text: 'Customer PII is kept three years.', confidence: 0.8,
+          confidence_label: 'HIGH', verified: true, citations: [{chunk_id: 'c1', title: 'Data Retention Policy',
+          display: 'Data Retention Policy', quote: 'kept for three years', quote_status: 'exact',
+          support: 'supported', version_label: 'v2 · 2024-01-15', status: 'active'}]});
+    }""")
+    expect(page.locator(".stages li").last).to_have_text("Checking the quotes: 1 claim verified")
+    expect(page.locator(".streamed .claim")).to_contain_text("Customer PII is kept three years.")
+    expect(page.locator(".streamed .cite")).to_have_text("1")
+    tab.check("7-claims-arriving")
+
+
+def test_dark_mode_and_offline_docs(browser: sync_api.Browser, live_server: str) -> None:
+    dark = Tab(browser, live_server, "desktop", color_scheme="dark")
+    try:
+        background = dark.page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(20, 24, 31)"
+        assert _contrast(dark.page, "#question") >= 3.0
+        ask(dark.page, PII)
+        dark.check("8-dark")
+        icon = dark.page.evaluate("() => document.querySelector('link[rel=icon]').href")
+        assert icon.endswith("/static/favicon.svg")
+        dark.page.goto(f"{live_server}/docs")
+        expect(dark.page.locator(".swagger-ui .info .title")).to_contain_text("ragcite")
+        dark.page.screenshot(path=ARTIFACTS / "desktop-9-docs.png")
+    finally:
+        dark.close()  # asserts nothing was fetched from outside the server
