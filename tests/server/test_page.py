@@ -304,3 +304,83 @@ def test_dark_mode_and_offline_docs(browser: sync_api.Browser, live_server: str)
         dark.page.screenshot(path=ARTIFACTS / "desktop-9-docs.png")
     finally:
         dark.close()  # asserts nothing was fetched from outside the server
+
+
+def _count(page: sync_api.Page) -> int:
+    expect(page.locator("#corpus-status")).to_contain_text("documents")
+    return int(page.locator("#corpus-status").inner_text().split()[0])
+
+
+def test_document_library_upload_list_and_delete(tab: Tab) -> None:
+    page = tab.page
+    before = _count(page)
+    toggle = page.get_by_role("button", name="Documents")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    docs = page.locator(".doc-list > .doc")
+    expect(docs.first).to_be_visible()
+    expect(page.locator(".doc-status-superseded").first).to_be_visible()
+    expect(page.locator(".doc-status-active").first).to_be_visible()
+    expect(page.locator(".doc-version-label").first).to_have_text(re.compile(r"^v\d+( · \d{4}-\d\d-\d\d)?$"))
+    expect(page.locator(".doc-meta").first).to_contain_text(re.compile("groups: |readable by everyone"))
+    tab.check("10-library")
+
+    name = f"{tab.size}-travel.md"
+    page.locator("#upload-input").set_input_files([
+        {"name": name, "mimeType": "text/markdown",
+         "buffer": f"# Travel {tab.size}\n\nTrain travel is booked in second class.\n".encode()},
+        {"name": "notes.xyz", "mimeType": "application/octet-stream", "buffer": b"\x00\x01"},
+    ])
+    uploads = page.locator(".upload")
+    expect(page.locator(".upload-done .upload-status")).to_contain_text("Added as")
+    failed = page.locator(".upload-failed .upload-status")
+    expect(failed).to_contain_text(".xyz")  # the server's problem detail, naming the file type
+    assert uploads.count() == 2
+    expect(page.locator("#corpus-status")).to_contain_text(f"{before + 1} documents")
+    tab.check("11-uploaded")
+
+    # Drag and drop
+    page.evaluate("""(name) => {
+        const data = new DataTransfer();
+        data.items.add(new File(["# Parking\\n\\nStaff park on level 2.\\n"], name, {type: "text/markdown"}));
+        document.querySelector('#drop-zone').dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true}));
+    }""", f"{tab.size}-parking.md")
+    expect(page.locator(".upload-done")).to_have_count(2)
+    expect(page.locator("#corpus-status")).to_contain_text(f"{before + 2} documents")
+
+    row = page.locator(f".doc[data-document-id^='{tab.size}-parking']")
+    expect(row).to_be_visible()
+    delete = row.get_by_role("button", name="Delete")
+    delete.click()
+    expect(row.get_by_role("button", name="Delete every version?")).to_be_visible()
+    row.get_by_role("button", name="Delete every version?").click()
+    expect(page.locator("#announcer")).to_contain_text("Deleted")
+    expect(page.locator("#corpus-status")).to_contain_text(f"{before + 1} documents")
+    deleted = page.locator(f".doc[data-document-id^='{tab.size}-parking']")
+    expect(deleted.locator(".doc-status-deleted")).to_be_visible()
+    expect(deleted.get_by_role("button")).to_have_count(0)
+    tab.check("12-deleted")
+
+
+def test_a_reader_key_sees_the_api_refusal(
+    browser: sync_api.Browser, keyed_server: tuple[str, dict[str, str]]
+) -> None:
+    url, tokens = keyed_server
+    reader = Tab(browser, url, "phone")
+    page = reader.page
+    try:
+        page.get_by_role("button", name="Documents").click()
+        page.get_by_role("textbox", name="This server needs an API key").fill(tokens["reader"])
+        page.get_by_role("button", name="Use key").click()
+        row = page.locator(".doc-list > .doc").first
+        expect(row).to_be_visible()
+        row.get_by_role("button", name="Delete").click()
+        row.get_by_role("button", name="Delete every version?").click()
+        expect(row.locator(".doc-message")).to_contain_text("admin key")
+        page.locator("#upload-input").set_input_files(
+            [{"name": "x.md", "mimeType": "text/markdown", "buffer": b"# X\n\nText.\n"}]
+        )
+        expect(page.locator(".upload-failed .upload-status")).to_contain_text("admin key")
+        reader.check("13-reader-refused")
+    finally:
+        reader.close()
