@@ -16,7 +16,9 @@ import pytest
 from .test_e2e import CHROMIUM, LAUNCH_ARGS
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
-axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright", reason="pip install axe-playwright-python")
+axe_sync = pytest.importorskip(
+    "axe_playwright_python.sync_playwright", reason="pip install axe-playwright-python"
+)
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "page"
 SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
@@ -77,7 +79,9 @@ class Tab:
 
 
 @pytest.fixture(params=list(SIZES))
-def tab(request: pytest.FixtureRequest, browser: sync_api.Browser, live_server: str) -> Iterator[Tab]:
+def tab(
+    request: pytest.FixtureRequest, browser: sync_api.Browser, live_server: str
+) -> Iterator[Tab]:
     opened = Tab(browser, live_server, request.param)
     yield opened
     opened.close()
@@ -115,10 +119,14 @@ def test_answer_reads_as_prose_with_numbered_sources(tab: Tab) -> None:
     assert sources.count() == len(numbers)
     first = sources.first
     expect(first.locator(".source-title")).to_contain_text("Data Retention Policy")
-    expect(first.locator(".source-meta")).to_contain_text(re.compile(r"v\d+ · \d{4}-\d\d-\d\d · § "))
+    expect(first.locator(".source-meta")).to_contain_text(
+        re.compile(r"v\d+ · \d{4}-\d\d-\d\d · § ")
+    )
     # Confidence in words; the number only on demand.
     expect(page.locator(".confidence-reason")).to_have_text(
-        re.compile(r"^\d+ exact quotes?, (all supported by their sources|supported by its source)\.$")
+        re.compile(
+            r"^\d+ exact quotes?, (all supported by their sources|supported by its source)\.$"
+        )
     )
     scores = page.locator(".scores p")
     expect(scores).to_be_hidden()
@@ -143,7 +151,10 @@ def test_the_quote_popover_stays_inside_the_viewport(tab: Tab) -> None:
         centre_x, centre_y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
         for dx, dy in ((0, -21), (0, 21), (-21, 0), (21, 0)):
             hit = page.evaluate(
-                "([x, y]) => { const e = document.elementFromPoint(x, y); return e?.closest('.cite')?.textContent ?? (e ? e.outerHTML.slice(0, 80) + ' y=' + y : 'none'); }",
+                """([x, y]) => {
+                    const e = document.elementFromPoint(x, y);
+                    return e?.closest('.cite')?.textContent ?? e?.outerHTML.slice(0, 60);
+                }""",
                 [centre_x + dx, centre_y + dy],
             )
             assert hit == marker.inner_text(), (tab.size, i, dx, dy, hit)
@@ -185,7 +196,9 @@ def test_the_viewer_is_a_modal_dialog(tab: Tab) -> None:
     assert backdrop.startswith("rgba(")
     for _ in range(6):  # focus stays inside the dialog
         page.keyboard.press("Tab")
-        assert page.evaluate("() => document.querySelector('#viewer').contains(document.activeElement)")
+        assert page.evaluate(
+            "() => document.querySelector('#viewer').contains(document.activeElement)"
+        )
     tab.check("3-viewer")
     page.keyboard.press("Escape")
     expect(viewer).to_be_hidden()
@@ -198,7 +211,10 @@ def test_closest_material_is_not_styled_as_a_verified_quote(tab: Tab) -> None:
     excerpt = page.locator(".nearest .excerpt").first
     expect(excerpt).to_be_visible()
     near = excerpt.evaluate("e => getComputedStyle(e).backgroundColor")
-    page.evaluate("() => document.body.append(Object.assign(document.createElement('mark'), {className: 'quoted', id: 'probe'}))")
+    page.evaluate(
+        "() => document.body.append("
+        "Object.assign(document.createElement('mark'), {className: 'quoted', id: 'probe'}))"
+    )
     verified = page.locator("#probe").evaluate("e => getComputedStyle(e).backgroundColor")
     page.evaluate("() => document.querySelector('#probe').remove()")
     assert near != verified
@@ -206,19 +222,22 @@ def test_closest_material_is_not_styled_as_a_verified_quote(tab: Tab) -> None:
 
 
 def _contrast(page: sync_api.Page, selector: str) -> float:
-    return float(page.evaluate(
-        """(selector) => {
+    return float(
+        page.evaluate(
+            """(selector) => {
             const lum = (css) => {
               const [r, g, b] = css.match(/[\\d.]+/g).slice(0, 3).map(Number).map((v) => {
                 v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
               return 0.2126 * r + 0.7152 * g + 0.0722 * b;
             };
             const box = document.querySelector(selector);
-            const [a, b] = [lum(getComputedStyle(box).borderTopColor), lum(getComputedStyle(box).backgroundColor)];
+            const style = getComputedStyle(box);
+            const [a, b] = [lum(style.borderTopColor), lum(style.backgroundColor)];
             return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
         }""",
-        selector,
-    ))
+            selector,
+        )
+    )
 
 
 def test_question_counter_blocks_an_over_long_question(tab: Tab) -> None:
@@ -275,11 +294,13 @@ def test_claims_show_as_they_arrive(tab: Tab) -> None:
     page.evaluate("""() => {
         document.querySelector('#result').append(Object.assign(document.createElement('div'), {}));
         document.querySelector('#result').replaceChildren(
-          el('div', {class: 'card pending'}, el('ol', {class: 'stages'}), el('p', {class: 'prose streamed', hidden: true})));
+          el('div', {class: 'card pending'}, el('ol', {class: 'stages'}),
+             el('p', {class: 'prose streamed', hidden: true})));
         onEvent('started', {query: 'q'});
         onEvent('answer', {text: 'Customer PII is kept three years.'});
         onEvent('claim', {index: 0, text: 'Customer PII is kept three years.', confidence: 0.8,
-          confidence_label: 'HIGH', verified: true, citations: [{chunk_id: 'c1', title: 'Data Retention Policy',
+          confidence_label: 'HIGH', verified: true,
+          citations: [{chunk_id: 'c1', title: 'Data Retention Policy',
           display: 'Data Retention Policy', quote: 'kept for three years', quote_status: 'exact',
           support: 'supported', version_label: 'v2 · 2024-01-15', status: 'active'}]});
     }""")
@@ -321,16 +342,25 @@ def test_document_library_upload_list_and_delete(tab: Tab) -> None:
     expect(docs.first).to_be_visible()
     expect(page.locator(".doc-status-superseded").first).to_be_visible()
     expect(page.locator(".doc-status-active").first).to_be_visible()
-    expect(page.locator(".doc-version-label").first).to_have_text(re.compile(r"^v\d+( · \d{4}-\d\d-\d\d)?$"))
-    expect(page.locator(".doc-meta").first).to_contain_text(re.compile("groups: |readable by everyone"))
+    expect(page.locator(".doc-version-label").first).to_have_text(
+        re.compile(r"^v\d+( · \d{4}-\d\d-\d\d)?$")
+    )
+    expect(page.locator(".doc-meta").first).to_contain_text(
+        re.compile("groups: |readable by everyone")
+    )
     tab.check("10-library")
 
     name = f"{tab.size}-travel.md"
-    page.locator("#upload-input").set_input_files([
-        {"name": name, "mimeType": "text/markdown",
-         "buffer": f"# Travel {tab.size}\n\nTrain travel is booked in second class.\n".encode()},
-        {"name": "notes.xyz", "mimeType": "application/octet-stream", "buffer": b"\x00\x01"},
-    ])
+    page.locator("#upload-input").set_input_files(
+        [
+            {
+                "name": name,
+                "mimeType": "text/markdown",
+                "buffer": f"# Travel {tab.size}\n\nTrains: second class.\n".encode(),
+            },
+            {"name": "notes.xyz", "mimeType": "application/octet-stream", "buffer": b"\x00\x01"},
+        ]
+    )
     uploads = page.locator(".upload")
     expect(page.locator(".upload-done .upload-status")).to_contain_text("Added as")
     failed = page.locator(".upload-failed .upload-status")
@@ -340,11 +370,16 @@ def test_document_library_upload_list_and_delete(tab: Tab) -> None:
     tab.check("11-uploaded")
 
     # Drag and drop
-    page.evaluate("""(name) => {
+    page.evaluate(
+        """(name) => {
         const data = new DataTransfer();
-        data.items.add(new File(["# Parking\\n\\nStaff park on level 2.\\n"], name, {type: "text/markdown"}));
-        document.querySelector('#drop-zone').dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true}));
-    }""", f"{tab.size}-parking.md")
+        const text = "# Parking\\n\\nStaff park on level 2.\\n";
+        data.items.add(new File([text], name, {type: "text/markdown"}));
+        const drop = new DragEvent('drop', {dataTransfer: data, bubbles: true});
+        document.querySelector('#drop-zone').dispatchEvent(drop);
+    }""",
+        f"{tab.size}-parking.md",
+    )
     expect(page.locator(".upload-done")).to_have_count(2)
     expect(page.locator("#corpus-status")).to_contain_text(f"{before + 2} documents")
 
