@@ -10,12 +10,12 @@ from .test_api import assert_problem
 PII = "How long do we keep customer PII, and does the EU differ from the US?"
 
 
-def test_question_may_be_sent_as_query_and_comes_back_under_both_names(
+def test_question_may_be_sent_as_query(
     client: TestClient,
 ) -> None:
     by_question = client.post("/ask", json={"question": PII}).json()
     by_query = client.post("/ask", json={"query": PII}).json()
-    assert by_question["query"] == by_query["query"] == by_query["question"] == PII
+    assert by_question["query"] == by_query["query"] == PII
     assert [c["text"] for c in by_question["claims"]] == [c["text"] for c in by_query["claims"]]
     assert_problem(client.post("/ask", json={"query": " "}), 422, "the question is empty")
 

@@ -99,7 +99,6 @@ def response_json(response: CitedResponse) -> dict[str, Any]:
     cited = {i for c in response.cited_claims for i in c.source_chunk_ids}
     return {
         "query": response.query,
-        "question": response.query,
         "answer": response.answer_text,
         "answerable": response.answerable,
         "overall_confidence": round(response.overall_confidence, 4),
