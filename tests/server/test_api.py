@@ -225,7 +225,7 @@ def test_healthz_openapi_page_and_unknown_routes(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and "Ask a question about your documents" in page.text
     assert "http" not in page.text.split("<body>")[0]  # nothing loaded from the internet
-    assert client.get("/static/app.js").status_code == 200
+    assert client.get("/static/js/core.js").status_code == 200
     assert_problem(client.get("/no-such-route"), 404, "openapi")
     assert_problem(client.put("/ask", json={}), 405)
 

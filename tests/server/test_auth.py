@@ -63,7 +63,7 @@ def test_every_data_route_needs_a_valid_key(
 
 def test_the_page_its_files_health_and_schema_need_no_key(anonymous: TestClient) -> None:
     assert "Ask a question" in anonymous.get("/").text
-    assert anonymous.get("/static/app.js").status_code == 200
+    assert anonymous.get("/static/js/core.js").status_code == 200
     assert anonymous.get("/healthz").json()["status"] == "ok"
     assert "/ask" in anonymous.get("/openapi.json").json()["paths"]
 
