@@ -11,6 +11,7 @@ suite in `tests/index/conformance/`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -121,6 +122,13 @@ class Store(Protocol):
 
     def document_text(self, document_id: str, version: int | None = None) -> DocumentText:
         """A version's extracted text and page map (the newest version when None)."""
+        ...
+
+    def export_versions(self, corpus: str | None = None) -> Iterator[NewVersion]:
+        """Every stored version (superseded and deleted ones too) exactly as stored: its
+        document, text, pages, chunks in reading order and their vectors, ready for another
+        store's `add_version` (`ragcite migrate`). Document by document (ids in code-point
+        order), oldest version first; only `corpus` when given."""
         ...
 
     def get_chunks(self, chunk_ids: list[str]) -> list[SourceChunk]:
