@@ -153,6 +153,15 @@ class EmbedSettings(_Section):
     model_path: str | None = None
 
 
+class CorpusSettings(_Section):
+    # A corpus that lives in another store: `[corpora.contracts] store = "postgresql://…"`.
+    # `ask --corpus contracts` then retrieves from that store (several such corpora, and
+    # the main store's, concurrently).
+    store: str
+    # Its corpus name inside that store, when it differs from the section's name.
+    corpus: str | None = None
+
+
 class Settings(_Section):
     # Where the collection lives: a SQLite file path or `sqlite:///PATH`, or a URL whose
     # scheme names a store backend (entry-point group `ragcite.stores`).
@@ -165,6 +174,7 @@ class Settings(_Section):
     generate: GenerateSettings = GenerateSettings()
     score: ScoreSettings = ScoreSettings()
     gate: GateSettings = GateSettings()
+    corpora: dict[str, CorpusSettings] = {}
 
     @model_validator(mode="before")
     @classmethod

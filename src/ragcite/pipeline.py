@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ragcite.compose import compose, make_generator, make_reranker
+from ragcite.compose import compose, make_generator, make_reranker, make_store
 from ragcite.config import Settings
 from ragcite.embed.base import Embedder
 from ragcite.errors import InputError, UnusableOutputError
@@ -43,6 +43,7 @@ from ragcite.models import (
 )
 from ragcite.rerank.base import Reranker
 from ragcite.rerank.composite import rerank_chunks
+from ragcite.retrieve.fanout import CorpusSource, retrieve_corpora
 from ragcite.retrieve.hybrid import HybridRetriever, RetrievalResult
 from ragcite.score.confidence import Calibration, score_answer
 from ragcite.trace import DEGRADED_TEXT, AskRecord, AskTrace, Attempt, elapsed_ms
@@ -79,6 +80,7 @@ class Ragcite:
             candidates=settings.retrieve.candidates_per_retriever,
             rrf_k=settings.retrieve.rrf_k,
         )
+        self._corpus_retrievers: dict[str, HybridRetriever] = {}
 
     @classmethod
     def open(cls, settings: Settings, *, generator: Generator | None = None) -> Ragcite:
@@ -109,6 +111,9 @@ class Ragcite:
 
     def close(self) -> None:
         self.store.close()
+        for retriever in self._corpus_retrievers.values():
+            retriever.store.close()
+        self._corpus_retrievers.clear()
 
     # -- ingest -------------------------------------------------------------------------
 
@@ -156,14 +161,46 @@ class Ragcite:
     def _retrieve(
         self, query: str, k: int | None, filters: SearchFilters | None, timings: dict[str, float]
     ) -> tuple[RetrievalResult, list[SourceChunk]]:
-        """Hybrid retrieval, and its chunks reranked."""
+        """Hybrid retrieval (one per corpus, concurrently, when several corpora or a corpus
+        in another store are asked), and its chunks reranked: the best k by composite."""
+        k, filters = k or self.settings.retrieve.top_k, filters or self.filters()
+        sources = self.corpus_sources(filters)
         with _timed(timings, "retrieve"):
-            retrieved = self.retriever.retrieve(
-                query, k or self.settings.retrieve.top_k, filters or self.filters()
-            )
+            if sources is None:
+                retrieved = self.retriever.retrieve(query, k, filters)
+            else:
+                retrieved = retrieve_corpora(sources, query, k, filters)
         with _timed(timings, "rerank"):
             outcome = rerank_chunks(query, retrieved.chunks, self.reranker, self.settings.rerank)
-        return retrieved, outcome.chunks
+        if sources is None or len(sources) == 1:
+            return retrieved, outcome.chunks[:k]
+        return retrieved, [c.model_copy(update={"show_corpus": True}) for c in outcome.chunks[:k]]
+
+    def corpus_sources(self, filters: SearchFilters) -> list[CorpusSource] | None:
+        """Where each asked corpus is retrieved from, when the fan-out is needed: several
+        corpora, or one that `[corpora.NAME]` places in another store; else None."""
+        asked = filters.corpora or ()
+        elsewhere = self.settings.corpora
+        if len(asked) < 2 and not any(name in elsewhere for name in asked):
+            return None
+        return [
+            CorpusSource(name, self._corpus_retriever(name), elsewhere[name].corpus)
+            if name in elsewhere
+            else CorpusSource(name, self.retriever)
+            for name in dict.fromkeys(asked)
+        ]
+
+    def _corpus_retriever(self, name: str) -> HybridRetriever:
+        """The retriever over the store `[corpora.NAME]` names, opened on first use."""
+        if name not in self._corpus_retrievers:
+            store = make_store(self.settings.corpora[name].store, dimension=self.embedder.dimension)
+            self._corpus_retrievers[name] = HybridRetriever(
+                store,
+                self.embedder,
+                candidates=self.settings.retrieve.candidates_per_retriever,
+                rrf_k=self.settings.retrieve.rrf_k,
+            )
+        return self._corpus_retrievers[name]
 
     def ask(
         self,
@@ -194,13 +231,17 @@ class Ragcite:
         query = _checked_query(query)
         generator = generator or self.generator
         asked = AskRecord(query, generator.model_id, self.store.corpus_version(), {}, started)
-        if self.store.counts().chunks == 0:
+        filters = filters or self.filters()
+        if self.store.counts().chunks == 0 and not self._asks_other_stores(filters):
             return asked.empty_store()
         asked.retrieved, chunks = self._retrieve(query, k, filters, asked.timings)
         asked.reranked = chunks
         if not chunks:
             return asked.unanswerable([], [flag("no_documents_retrieved")])
         return self._ladder(asked, chunks, generator)
+
+    def _asks_other_stores(self, filters: SearchFilters) -> bool:
+        return any(name in self.settings.corpora for name in filters.corpora or ())
 
     # -- the fallback ladder -----------------------------------------------------------------
 

@@ -19,6 +19,7 @@ def source_json(chunk: SourceChunk) -> dict[str, Any]:
         "display": chunk.display,
         "document_id": chunk.document_id,
         "document_version": chunk.document_version,
+        "corpus": chunk.corpus,
         "title": chunk.document_title,
         "section": chunk.section_heading,
         "page": chunk.page_number,
