@@ -48,16 +48,20 @@ class Components:
     embedder: Embedder
     support_checker: SupportChecker
     calibration: Calibration | None
+    read_store: Store | None = None
 
 
 def compose(settings: Settings) -> Components:
-    """The store, embedder, support checker and calibration map `settings` name."""
+    """The store (and its read replica, `store_read`), embedder, support checker and
+    calibration map `settings` name."""
     embedder = make_embedder(settings)
+    read = settings.store_read
     return Components(
         store=make_store(settings.store, dimension=embedder.dimension),
         embedder=embedder,
         support_checker=make_support_checker(settings, embedder),
         calibration=optional_calibration(settings.score.calibration_path),
+        read_store=make_store(read, dimension=embedder.dimension) if read else None,
     )
 
 

@@ -166,6 +166,9 @@ class Settings(_Section):
     # Where the collection lives: a SQLite file path or `sqlite:///PATH`, or a URL whose
     # scheme names a store backend (entry-point group `ragcite.stores`).
     store: str
+    # A read-only copy of `store` (a PostgreSQL streaming replica's URL) that `ask` and
+    # `search` retrieve from; ingest, delete, documents and feedback use `store`.
+    store_read: str | None = None
     corpus: str = "default"
     embed: EmbedSettings = EmbedSettings()
     chunk: ChunkSettings = ChunkSettings()

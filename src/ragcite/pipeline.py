@@ -66,16 +66,19 @@ class Ragcite:
         generator: Generator | None = None,
         support_checker: SupportChecker | None,
         calibration: Calibration | None = None,
+        read_store: Store | None = None,
     ) -> None:
+        """`read_store`: a read-only replica of `store` that retrieval reads from."""
         self.settings = settings
         self.store = store
+        self.read_store = read_store
         self.embedder = embedder
         self._reranker = reranker
         self._generator = generator
         self.support_checker = support_checker
         self.calibration = calibration
         self.retriever = HybridRetriever(
-            store,
+            read_store or store,
             embedder,
             candidates=settings.retrieve.candidates_per_retriever,
             rrf_k=settings.retrieve.rrf_k,
@@ -93,6 +96,7 @@ class Ragcite:
             generator=generator,
             support_checker=parts.support_checker,
             calibration=parts.calibration,
+            read_store=parts.read_store,
         )
 
     @property
@@ -111,6 +115,8 @@ class Ragcite:
 
     def close(self) -> None:
         self.store.close()
+        if self.read_store is not None:
+            self.read_store.close()
         for retriever in self._corpus_retrievers.values():
             retriever.store.close()
         self._corpus_retrievers.clear()
