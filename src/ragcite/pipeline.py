@@ -20,6 +20,7 @@ The backends come from `ragcite.compose` (the composition root), never built her
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -84,6 +85,7 @@ class Ragcite:
             rrf_k=settings.retrieve.rrf_k,
         )
         self._corpus_retrievers: dict[str, HybridRetriever] = {}
+        self._opening = threading.Lock()  # the server asks from several threads
 
     @classmethod
     def open(cls, settings: Settings, *, generator: Generator | None = None) -> Ragcite:
@@ -198,14 +200,17 @@ class Ragcite:
 
     def _corpus_retriever(self, name: str) -> HybridRetriever:
         """The retriever over the store `[corpora.NAME]` names, opened on first use."""
-        if name not in self._corpus_retrievers:
-            store = make_store(self.settings.corpora[name].store, dimension=self.embedder.dimension)
-            self._corpus_retrievers[name] = HybridRetriever(
-                store,
-                self.embedder,
-                candidates=self.settings.retrieve.candidates_per_retriever,
-                rrf_k=self.settings.retrieve.rrf_k,
-            )
+        with self._opening:
+            return self._corpus_retrievers.get(name) or self._open_corpus_retriever(name)
+
+    def _open_corpus_retriever(self, name: str) -> HybridRetriever:
+        store = make_store(self.settings.corpora[name].store, dimension=self.embedder.dimension)
+        self._corpus_retrievers[name] = HybridRetriever(
+            store,
+            self.embedder,
+            candidates=self.settings.retrieve.candidates_per_retriever,
+            rrf_k=self.settings.retrieve.rrf_k,
+        )
         return self._corpus_retrievers[name]
 
     def ask(
