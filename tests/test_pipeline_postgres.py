@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ragcite.compose import with_support_judge
 from ragcite.config import load_settings
 from ragcite.embed.cached import CachedEmbedder
 from ragcite.index.postgres import open_postgres_store
 from ragcite.models import QuoteStatus
-from ragcite.pipeline import Ragcite, with_support_judge
+from ragcite.pipeline import Ragcite
 from ragcite.registry import parse_store_url
 from ragcite.score.calibration import optional_calibration
 from ragcite.verify.support import default_support_checker
