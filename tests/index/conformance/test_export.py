@@ -45,7 +45,7 @@ def test_export_gives_every_version_with_text_pages_chunks_and_vectors(store: St
     assert list(store.export_versions(corpus="nothing")) == []
 
 
-def test_an_exported_version_stores_again_unchanged(store: Store, tmp_path: object) -> None:
+def test_an_exported_version_stores_again_unchanged(store: Store) -> None:
     store_version(store, version("report", 1, ["one", "two"]))
     (exported,) = store.export_versions()
     with store.write() as writer:
