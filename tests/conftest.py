@@ -98,6 +98,43 @@ def postgres_server() -> Iterator[EmbeddedPostgres]:
         server.stop()
 
 
+@pytest.fixture(scope="session")
+def demo_postgres_template(postgres_server: EmbeddedPostgres) -> str:
+    """The demo corpus ingested once per session into a PostgreSQL database that tests copy
+    (`CREATE DATABASE … TEMPLATE`): its name."""
+    name = postgres_server.new_database()
+    rag = Ragcite.open(load_settings(store=postgres_server.url(name)))
+    report = rag.ingest([DEMO])
+    assert not report.failed, report.failed
+    rag.close()  # a template database must have no open connections
+    return name
+
+
+STORE_KINDS = ("sqlite", "postgres")
+"""The stores every end-to-end test runs on: the embedded default and the server engine."""
+
+
+@pytest.fixture(params=STORE_KINDS)
+def demo_store(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A private, writable copy of the ingested demo corpus in each store: its location
+    (a SQLite path, or a PostgreSQL URL)."""
+    if request.param == "sqlite":
+        yield str(request.getfixturevalue("demo_store_path"))
+        return
+    server: EmbeddedPostgres = request.getfixturevalue("postgres_server")
+    name = server.new_database(template=request.getfixturevalue("demo_postgres_template"))
+    yield server.url(name)
+    server.drop_database(name)
+
+
+@pytest.fixture(params=STORE_KINDS)
+def empty_store(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new, empty store in each store kind: its location."""
+    if request.param == "sqlite":
+        return str(tmp_path / "store" / "fresh.db")
+    return str(request.getfixturevalue("postgres_url"))
+
+
 @pytest.fixture
 def postgres_url(postgres_server: EmbeddedPostgres) -> Iterator[str]:
     """The URL of a fresh, empty store location (its own schema, in a database with

@@ -154,3 +154,19 @@ def test_a_store_password_is_never_shown() -> None:
     assert shown_store("postgresql://rag:s3cret@db:5432/kb") == "postgresql://rag:***@db:5432/kb"
     assert shown_store("postgresql://rag@db/kb") == "postgresql://rag@db/kb"
     assert shown_store("/var/lib/ragcite/kb.db") == "/var/lib/ragcite/kb.db"
+    assert shown_store("sqlite:///var/lib/kb.db") == "sqlite:///var/lib/kb.db"
+    assert shown_store("postgresql://rag@db/kb?password=s3cret&sslmode=require") == (
+        "postgresql://rag@db/kb?password=***&sslmode=require"
+    )
+
+
+def test_an_eval_run_folder_saves_no_store_password(tmp_path: Path) -> None:
+    from ragcite.eval.report import write_run
+
+    settings = load_settings(
+        store="postgresql://rag:s3cret@db/kb",
+        overrides={"corpora.contracts.store": "postgresql://rag:s3cret@other/kb"},
+    )
+    folder = write_run(tmp_path / "run", settings=settings, dataset="x", command="all", results={})
+    saved = (folder / "settings.json").read_text()
+    assert "s3cret" not in saved and "rag:***@other/kb" in saved

@@ -18,15 +18,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
-from urllib.parse import urlsplit, urlunsplit
 
 from ragcite.config import GateSettings, GenerateSettings, Settings, default_store_path
 from ragcite.embed.base import Embedder
 from ragcite.embed.cached import CachedEmbedder
 from ragcite.embed.minilm import MiniLMEmbedder
-from ragcite.errors import ConfigError
+from ragcite.errors import ConfigError, InputError
 from ragcite.generate.base import Generator
 from ragcite.generate.factory import build_generator
+from ragcite.index.postgres.url import redact_url
 from ragcite.index.store import Store
 from ragcite.llm.complete import LazyCompletion
 from ragcite.registry import STORES, find_builder, parse_spec, parse_store_url
@@ -48,22 +48,27 @@ class Components:
     embedder: Embedder
     support_checker: SupportChecker
     calibration: Calibration | None
+    read_store: Store | None = None
 
 
 def compose(settings: Settings) -> Components:
-    """The store, embedder, support checker and calibration map `settings` name."""
+    """The store (and its read replica, `store_read`), embedder, support checker and
+    calibration map `settings` name."""
     embedder = make_embedder(settings)
+    read = settings.store_read
     return Components(
         store=make_store(settings.store, dimension=embedder.dimension),
         embedder=embedder,
         support_checker=make_support_checker(settings, embedder),
         calibration=optional_calibration(settings.score.calibration_path),
+        read_store=make_store(read, dimension=embedder.dimension) if read else None,
     )
 
 
-def make_store(location: str, *, dimension: int) -> Store:
+def make_store(location: str, *, dimension: int | None) -> Store:
     """The store at `location`: a SQLite path or `sqlite:///PATH`, or a URL whose scheme
-    names a backend in the `ragcite.stores` entry-point group.
+    names a backend in the `ragcite.stores` entry-point group. `dimension` None takes
+    the stored vectors' length (for a store that is read, not embedded into).
 
     >>> make_store("postgresql://rag@db/kb", dimension=384)   # without the plugin
     ConfigError: store spec 'postgresql://rag@db/kb': no store backend named 'postgresql' ...
@@ -74,21 +79,32 @@ def make_store(location: str, *, dimension: int) -> Store:
 
 def store_file(settings: Settings) -> Path | None:
     """The SQLite file of `settings.store`, or None for a server store."""
-    spec = parse_store_url(settings.store)
+    return _sqlite_file(settings.store)
+
+
+def existing_store(location: str) -> Store:
+    """The store at `location`, which must already exist (the source of `ragcite migrate`):
+    a missing SQLite file is an error, never a new empty store."""
+    path = _sqlite_file(location)
+    if path is not None and not path.is_file():
+        raise InputError(f"no store at {path}: give the path of an existing store file")
+    return make_store(location, dimension=None)
+
+
+def _sqlite_file(location: str) -> Path | None:
+    spec = parse_store_url(location)
     return Path(spec.rest).expanduser() if spec.name == "sqlite" else None
 
 
 def shown_store(location: str) -> str:
-    """`location` fit to print or save: a password in a store URL becomes `***`.
+    """`location` fit to print or save: a password in a store URL (in its user part or its
+    query string) becomes `***`.
 
     >>> shown_store("postgresql://rag:s3cret@db:5432/kb")
     'postgresql://rag:***@db:5432/kb'
     """
-    parts = urlsplit(location)
-    if not parts.password:
-        return location
-    host = parts.netloc.rpartition("@")[2]
-    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
+    redacted = redact_url(location) if "://" in location else location
+    return redacted if "***" in redacted else location  # else exactly as given
 
 
 def local_data_dir(settings: Settings) -> Path:

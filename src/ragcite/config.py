@@ -194,10 +194,22 @@ class ServerSettings(_Section):
     allowed_hosts: tuple[str, ...] = ("localhost", "127.0.0.1", "::1")
 
 
+class CorpusSettings(_Section):
+    # A corpus that lives in another store: `[corpora.contracts] store = "postgresql://…"`.
+    # `ask --corpus contracts` then retrieves from that store (several such corpora, and
+    # the main store's, concurrently).
+    store: str
+    # Its corpus name inside that store, when it differs from the section's name.
+    corpus: str | None = None
+
+
 class Settings(_Section):
     # Where the collection lives: a SQLite file path or `sqlite:///PATH`, or a URL whose
     # scheme names a store backend (entry-point group `ragcite.stores`).
     store: str
+    # A read-only copy of `store` (a PostgreSQL streaming replica's URL) that `ask` and
+    # `search` retrieve from; ingest, delete, documents and feedback use `store`.
+    store_read: str | None = None
     corpus: str = "default"
     embed: EmbedSettings = EmbedSettings()
     chunk: ChunkSettings = ChunkSettings()
@@ -208,6 +220,7 @@ class Settings(_Section):
     gate: GateSettings = GateSettings()
     ingest: IngestSettings = IngestSettings()
     server: ServerSettings = ServerSettings()
+    corpora: dict[str, CorpusSettings] = {}
 
     @model_validator(mode="before")
     @classmethod

@@ -113,11 +113,15 @@ class SourceChunk(BaseModel):
     keyword_score: float = 0.0
     reranker_score: Score = 0.0
     composite_confidence: Score = 0.0
+    # Set on the chunks of an answer drawn from several corpora: the display names the corpus.
+    show_corpus: bool = Field(default=False, exclude=True)
 
     @property
     def display(self) -> str:
-        """Display metadata: "Data Retention Policy v2024 → Customer records, p. 2"."""
-        label = self.document_title
+        """Display metadata: "Data Retention Policy v2024 → Customer records, p. 2", or
+        "[policies] Data Retention Policy v2024 → …" when several corpora were asked."""
+        label = f"[{self.corpus}] " if self.show_corpus else ""
+        label += self.document_title
         if self.document_date is not None:
             label += f" v{self.document_date.year}"
         elif self.document_version > 1:

@@ -20,12 +20,13 @@ The backends come from `ragcite.compose` (the composition root), never built her
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ragcite.compose import compose, make_generator, make_reranker
+from ragcite.compose import compose, make_generator, make_reranker, make_store
 from ragcite.config import Settings
 from ragcite.embed.base import Embedder
 from ragcite.errors import InputError, UnusableOutputError
@@ -43,6 +44,7 @@ from ragcite.models import (
 )
 from ragcite.rerank.base import Reranker
 from ragcite.rerank.composite import rerank_chunks
+from ragcite.retrieve.fanout import CorpusSource, retrieve_corpora
 from ragcite.retrieve.hybrid import HybridRetriever, RetrievalResult
 from ragcite.score.confidence import Calibration, score_answer
 from ragcite.trace import DEGRADED_TEXT, AskRecord, AskTrace, Attempt, elapsed_ms
@@ -65,20 +67,25 @@ class Ragcite:
         generator: Generator | None = None,
         support_checker: SupportChecker | None,
         calibration: Calibration | None = None,
+        read_store: Store | None = None,
     ) -> None:
+        """`read_store`: a read-only replica of `store` that retrieval reads from."""
         self.settings = settings
         self.store = store
+        self.read_store = read_store
         self.embedder = embedder
         self._reranker = reranker
         self._generator = generator
         self.support_checker = support_checker
         self.calibration = calibration
         self.retriever = HybridRetriever(
-            store,
+            read_store or store,
             embedder,
             candidates=settings.retrieve.candidates_per_retriever,
             rrf_k=settings.retrieve.rrf_k,
         )
+        self._corpus_retrievers: dict[str, HybridRetriever] = {}
+        self._opening = threading.Lock()  # the server asks from several threads
 
     @classmethod
     def open(cls, settings: Settings, *, generator: Generator | None = None) -> Ragcite:
@@ -91,6 +98,7 @@ class Ragcite:
             generator=generator,
             support_checker=parts.support_checker,
             calibration=parts.calibration,
+            read_store=parts.read_store,
         )
 
     @property
@@ -109,6 +117,11 @@ class Ragcite:
 
     def close(self) -> None:
         self.store.close()
+        if self.read_store is not None:
+            self.read_store.close()
+        for retriever in self._corpus_retrievers.values():
+            retriever.store.close()
+        self._corpus_retrievers.clear()
 
     # -- ingest -------------------------------------------------------------------------
 
@@ -163,14 +176,49 @@ class Ragcite:
     def _retrieve(
         self, query: str, k: int | None, filters: SearchFilters | None, timings: dict[str, float]
     ) -> tuple[RetrievalResult, list[SourceChunk]]:
-        """Hybrid retrieval, and its chunks reranked."""
+        """Hybrid retrieval (one per corpus, concurrently, when several corpora or a corpus
+        in another store are asked), and its chunks reranked: the best k by composite."""
+        k, filters = k or self.settings.retrieve.top_k, filters or self.filters()
+        sources = self.corpus_sources(filters)
         with _timed(timings, "retrieve"):
-            retrieved = self.retriever.retrieve(
-                query, k or self.settings.retrieve.top_k, filters or self.filters()
-            )
+            if sources is None:
+                retrieved = self.retriever.retrieve(query, k, filters)
+            else:
+                retrieved = retrieve_corpora(sources, query, k, filters)
         with _timed(timings, "rerank"):
             outcome = rerank_chunks(query, retrieved.chunks, self.reranker, self.settings.rerank)
-        return retrieved, outcome.chunks
+        if sources is None or len(sources) == 1:
+            return retrieved, outcome.chunks[:k]
+        return retrieved, [c.model_copy(update={"show_corpus": True}) for c in outcome.chunks[:k]]
+
+    def corpus_sources(self, filters: SearchFilters) -> list[CorpusSource] | None:
+        """Where each asked corpus is retrieved from, when the fan-out is needed: several
+        corpora, or one that `[corpora.NAME]` places in another store; else None."""
+        asked = filters.corpora or ()
+        elsewhere = self.settings.corpora
+        if len(asked) < 2 and not any(name in elsewhere for name in asked):
+            return None
+        return [
+            CorpusSource(name, self._corpus_retriever(name), elsewhere[name].corpus)
+            if name in elsewhere
+            else CorpusSource(name, self.retriever)
+            for name in dict.fromkeys(asked)
+        ]
+
+    def _corpus_retriever(self, name: str) -> HybridRetriever:
+        """The retriever over the store `[corpora.NAME]` names, opened on first use."""
+        with self._opening:
+            return self._corpus_retrievers.get(name) or self._open_corpus_retriever(name)
+
+    def _open_corpus_retriever(self, name: str) -> HybridRetriever:
+        store = make_store(self.settings.corpora[name].store, dimension=self.embedder.dimension)
+        self._corpus_retrievers[name] = HybridRetriever(
+            store,
+            self.embedder,
+            candidates=self.settings.retrieve.candidates_per_retriever,
+            rrf_k=self.settings.retrieve.rrf_k,
+        )
+        return self._corpus_retrievers[name]
 
     def ask(
         self,
@@ -201,13 +249,17 @@ class Ragcite:
         query = _checked_query(query)
         generator = generator or self.generator
         asked = AskRecord(query, generator.model_id, self.store.corpus_version(), {}, started)
-        if self.store.counts().chunks == 0:
+        filters = filters or self.filters()
+        if self.store.counts().chunks == 0 and not self._asks_other_stores(filters):
             return asked.empty_store()
         asked.retrieved, chunks = self._retrieve(query, k, filters, asked.timings)
         asked.reranked = chunks
         if not chunks:
             return asked.unanswerable([], [flag("no_documents_retrieved")])
         return self._ladder(asked, chunks, generator)
+
+    def _asks_other_stores(self, filters: SearchFilters) -> bool:
+        return any(name in self.settings.corpora for name in filters.corpora or ())
 
     # -- the fallback ladder -----------------------------------------------------------------
 

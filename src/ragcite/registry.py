@@ -11,7 +11,7 @@ register in its `pyproject.toml` exactly as a third-party package would in its o
 
 A builder is called with the parsed spec and keyword arguments, by group:
 
-    ragcite.stores      builder(spec, *, dimension: int) -> Store
+    ragcite.stores      builder(spec, *, dimension: int | None) -> Store  (None: the stored length)
     ragcite.generators  builder(spec, *, embedder: Embedder, settings: GenerateSettings)
                         -> Generator
     ragcite.rerankers   builder(spec, *, embedder: Embedder, generate: GenerateSettings) -> Reranker

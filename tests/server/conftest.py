@@ -1,4 +1,5 @@
-"""Server fixtures: the app in-process over the demo store, and a real uvicorn server.
+"""Server fixtures: the app in-process over the demo store, and a real uvicorn server, each
+once over the embedded SQLite store and once over a real PostgreSQL + pgvector server.
 
 Each store gets an admin key and a reader key (groups `staff`); `client` reads with the
 reader key, `writable_client` writes with the admin key. Clients call the app as
@@ -11,6 +12,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,9 @@ from ragcite.config import load_settings
 from ragcite.index.keys import create_key, key_store
 from ragcite.pipeline import Ragcite
 from ragcite.server.app import create_app
+
+from ..conftest import STORE_KINDS
+from ..postgres_server import EmbeddedPostgres
 
 BASE_URL = "http://localhost"
 READER_GROUPS = ("staff",)
@@ -42,24 +47,51 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+@contextmanager
+def demo_pipeline(request: pytest.FixtureRequest, kind: str) -> Iterator[Ragcite]:
+    """A pipeline over a private copy of the demo store of `kind` (sqlite or postgres)."""
+    if kind == "sqlite":
+        path = request.getfixturevalue("tmp_path_factory").mktemp("demo") / "demo.db"
+        shutil.copy(request.getfixturevalue("demo_store_template"), path)
+        rag = Ragcite.open(load_settings(store=path))
+        yield rag
+        rag.close()
+        return
+    server: EmbeddedPostgres = request.getfixturevalue("postgres_server")
+    name = server.new_database(template=request.getfixturevalue("demo_postgres_template"))
+    rag = Ragcite.open(load_settings(store=server.url(name)))
+    yield rag
+    rag.close()
+    server.drop_database(name)
+
+
 @pytest.fixture(scope="session")
 def demo_tokens(demo_rag: Ragcite) -> dict[str, str]:
     """The keys of the shared demo store (made once: key names are unique per store)."""
     return make_keys(demo_rag)
 
 
-@pytest.fixture(scope="module")
-def client(demo_rag: Ragcite, demo_tokens: dict[str, str]) -> Iterator[TestClient]:
-    """The app over the shared demo pipeline with the reader key, for tests that only read."""
-    app = create_app(demo_rag)
-    with TestClient(app, base_url=BASE_URL, headers=bearer(demo_tokens["reader"])) as test_client:
-        yield test_client
+@pytest.fixture(scope="module", params=STORE_KINDS)
+def client(request: pytest.FixtureRequest, demo_rag: Ragcite) -> Iterator[TestClient]:
+    """The app over the demo corpus in each store with the reader key, for tests that only
+    read."""
+    if request.param == "sqlite":  # the shared session pipeline
+        tokens = request.getfixturevalue("demo_tokens")
+        with TestClient(
+            create_app(demo_rag), base_url=BASE_URL, headers=bearer(tokens["reader"])
+        ) as test_client:
+            yield test_client
+        return
+    with demo_pipeline(request, request.param) as rag:
+        reader = bearer(make_keys(rag)["reader"])
+        with TestClient(create_app(rag), base_url=BASE_URL, headers=reader) as test_client:
+            yield test_client
 
 
 @pytest.fixture
-def writable_tokens(demo_store_path: Path) -> Iterator[tuple[Ragcite, dict[str, str]]]:
-    """A private copy of the demo store with its own keys."""
-    rag = Ragcite.open(load_settings(store_path=demo_store_path))
+def writable_tokens(demo_store: str) -> Iterator[tuple[Ragcite, dict[str, str]]]:
+    """A private copy of the demo store (in each store kind) with its own keys."""
+    rag = Ragcite.open(load_settings(store=demo_store))
     yield rag, make_keys(rag)
     rag.close()
 
@@ -83,41 +115,24 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def live_server(
-    tmp_path_factory: pytest.TempPathFactory, demo_store_template: Path
-) -> Iterator[str]:
-    """A real uvicorn server on 127.0.0.1 over a copy of the demo store, serving `--open`
-    (no keys, as on loopback); yields its base URL."""
-    yield from _live(tmp_path_factory, demo_store_template, open_access=True)
+@pytest.fixture(scope="module", params=STORE_KINDS)
+def live_server(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A real uvicorn server on 127.0.0.1 over a copy of the demo store in each store kind,
+    serving `--open` (no keys, as on loopback); yields its base URL."""
+    with demo_pipeline(request, request.param) as rag:
+        yield from _serve(rag, open_access=True)
 
 
 @pytest.fixture(scope="module")
-def keyed_server(
-    tmp_path_factory: pytest.TempPathFactory, demo_store_template: Path
-) -> Iterator[tuple[str, dict[str, str]]]:
+def keyed_server(request: pytest.FixtureRequest) -> Iterator[tuple[str, dict[str, str]]]:
     """A real uvicorn server that needs keys: its base URL and the tokens of its keys."""
-    path = tmp_path_factory.mktemp("keyed") / "demo.db"
-    shutil.copy(demo_store_template, path)
-    rag = Ragcite.open(load_settings(store_path=path))
-    tokens = make_keys(rag)
-    rag.close()
-    for url in _live(tmp_path_factory, path, open_access=False, copy=False):
-        yield url, tokens
+    with demo_pipeline(request, "sqlite") as rag:
+        tokens = make_keys(rag)
+        for url in _serve(rag, open_access=False):
+            yield url, tokens
 
 
-def _live(
-    tmp_path_factory: pytest.TempPathFactory,
-    store: Path,
-    *,
-    open_access: bool,
-    copy: bool = True,
-) -> Iterator[str]:
-    path = store
-    if copy:
-        path = tmp_path_factory.mktemp("live") / "demo.db"
-        shutil.copy(store, path)
-    rag = Ragcite.open(load_settings(store_path=path))
+def _serve(rag: Ragcite, *, open_access: bool) -> Iterator[str]:
     port = _free_port()
     app = create_app(rag, open_access=open_access)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
@@ -131,4 +146,3 @@ def _live(
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=10)
-    rag.close()

@@ -22,7 +22,12 @@ reranker_option = click.option(
 @click.argument("question")
 @click.option("--json", "as_json", is_flag=True, help="Print the response as JSON.")
 @click.option("-k", "--top-k", type=click.IntRange(1, 200), help="Chunks to retrieve (default 8).")
-@click.option("--corpus", "corpora", multiple=True, help="Only this corpus (repeatable).")
+@click.option(
+    "--corpus",
+    "corpora",
+    multiple=True,
+    help="Only this corpus; repeat it to search several, each on its own and concurrently.",
+)
 @click.option("--include-superseded", is_flag=True, help="Also search superseded versions.")
 @click.option(
     "--llm",
@@ -75,7 +80,12 @@ def ask(
 @click.argument("query")
 @click.option("--json", "as_json", is_flag=True, help="Print the chunks as JSON.")
 @click.option("-k", "--top-k", type=click.IntRange(1, 200), help="Chunks to return (default 8).")
-@click.option("--corpus", "corpora", multiple=True, help="Only this corpus (repeatable).")
+@click.option(
+    "--corpus",
+    "corpora",
+    multiple=True,
+    help="Only this corpus; repeat it to search several, each on its own and concurrently.",
+)
 @click.option("--include-superseded", is_flag=True, help="Also search superseded versions.")
 @reranker_option
 @as_groups_option

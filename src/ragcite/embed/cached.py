@@ -25,6 +25,11 @@ class CachedEmbedder:
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
 
+    def clear(self) -> None:
+        """Forget every cached vector (benchmarks measure a new question's full cost)."""
+        with self._lock:
+            self._cache.clear()
+
     def embed(self, texts: list[str]) -> Vectors:
         with self._lock:
             missing = list(dict.fromkeys(t for t in texts if t not in self._cache))

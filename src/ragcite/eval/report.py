@@ -138,6 +138,10 @@ def write_run(
         "settings": {
             **settings.model_dump(mode="json"),
             "store": shown_store(settings.store),
+            "corpora": {
+                name: {**corpus.model_dump(mode="json"), "store": shown_store(corpus.store)}
+                for name, corpus in settings.corpora.items()
+            },
         },
     }
     (out / "settings.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")

@@ -42,12 +42,14 @@ class FeedbackStore(Protocol):
         claim_text: str | None = None,
         comment: str | None = None,
         response_json: str | None = None,
+        created_at: datetime | None = None,
     ) -> FeedbackRecord:
-        """Persist one piece of feedback and return it with its id."""
+        """Persist one piece of feedback and return it with its id; `created_at` (now when
+        None) is kept as given, so a copied record keeps its time (`ragcite migrate`)."""
         ...
 
-    def list_feedback(self, limit: int = 100) -> list[FeedbackRecord]:
-        """Stored feedback, newest first."""
+    def list_feedback(self, limit: int | None = 100) -> list[FeedbackRecord]:
+        """Stored feedback, newest first; every record when `limit` is None."""
         ...
 
 

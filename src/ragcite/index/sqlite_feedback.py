@@ -28,9 +28,17 @@ class SQLiteFeedbackStore:
         claim_text: str | None = None,
         comment: str | None = None,
         response_json: str | None = None,
+        created_at: datetime | None = None,
     ) -> FeedbackRecord:
         record = FeedbackRecord(
-            0, datetime.now(UTC), query, rating, chunk_id, claim_text, comment, response_json
+            0,
+            created_at or datetime.now(UTC),
+            query,
+            rating,
+            chunk_id,
+            claim_text,
+            comment,
+            response_json,
         )
         with self._db.transaction() as db:
             cursor = db.execute(
@@ -48,8 +56,10 @@ class SQLiteFeedbackStore:
             )
         return replace(record, id=int(cursor.lastrowid or 0))
 
-    def list_feedback(self, limit: int = 100) -> list[FeedbackRecord]:
-        rows = self._db.query("SELECT * FROM feedback ORDER BY id DESC LIMIT ?", (limit,))
+    def list_feedback(self, limit: int | None = 100) -> list[FeedbackRecord]:
+        rows = self._db.query(
+            "SELECT * FROM feedback ORDER BY id DESC LIMIT ?", (-1 if limit is None else limit,)
+        )
         return [
             FeedbackRecord(
                 r["id"],

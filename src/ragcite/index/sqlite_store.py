@@ -51,7 +51,7 @@ from ragcite.models import Document, DocumentStatus, SourceChunk
 from ragcite.registry import BackendSpec
 
 
-def open_sqlite_store(spec: BackendSpec, *, dimension: int) -> SQLiteStore:
+def open_sqlite_store(spec: BackendSpec, *, dimension: int | None) -> SQLiteStore:
     """The `sqlite` store builder (entry point `ragcite.stores`): `spec.rest` is the path.
 
     >>> store = open_sqlite_store(parse_store_url("sqlite:///tmp/hr.db"), dimension=384)
@@ -167,6 +167,29 @@ class SQLiteStore:
             name = f"'{document_id}'" + (f" version {version}" if version else "")
             raise NotFoundError(f"no document {name} in the store")
         return DocumentText(document_from_row(row), row["extracted_text"], pages_from_row(row))
+
+    def export_versions(self, corpus: str | None = None) -> Iterator[NewVersion]:
+        where, args = ("WHERE corpus = ?", (corpus,)) if corpus is not None else ("", ())
+        keys = self._db.query(
+            f"SELECT document_id, version FROM documents {where} ORDER BY document_id, version",
+            args,
+        )
+        for document_id, number in keys:
+            text = self.document_text(document_id, number)
+            rows = self._chunk_rows(
+                "c.document_id = ? AND c.document_version = ? ORDER BY c.ordinal",
+                (document_id, number),
+            )
+            blobs = self._db.query(
+                "SELECT vector FROM chunks WHERE document_id = ? AND document_version = ? "
+                "ORDER BY ordinal",
+                (document_id, number),
+            )
+            vectors = np.array(
+                [np.frombuffer(r[0], dtype=np.float32) for r in blobs], dtype=np.float32
+            ).reshape(len(blobs), self._dimension or 0)
+            chunks = [chunk_from_row(r) for r in rows]
+            yield NewVersion(text.document, text.text, text.pages, chunks, vectors)
 
     # -- reading chunks --------------------------------------------------------------
 

@@ -16,6 +16,7 @@ version the reader may not see is answered exactly like one that does not exist.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -135,6 +136,13 @@ class Store(Protocol):
     ) -> DocumentText:
         """A version's extracted text and page map (the newest version the reader may see
         when None); NotFoundError, the same for missing and unreadable, otherwise."""
+        ...
+
+    def export_versions(self, corpus: str | None = None) -> Iterator[NewVersion]:
+        """Every stored version (superseded and deleted ones too) exactly as stored: its
+        document, text, pages, chunks in reading order and their vectors, ready for another
+        store's `add_version` (`ragcite migrate`). Document by document (ids in code-point
+        order), oldest version first; only `corpus` when given."""
         ...
 
     def get_chunks(

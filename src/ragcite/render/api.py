@@ -30,6 +30,7 @@ def source_json(chunk: SourceChunk) -> dict[str, Any]:
         "document_id": chunk.document_id,
         "document_version": chunk.document_version,
         "version_label": version_label(chunk.document_version, chunk.document_date),
+        "corpus": chunk.corpus,
         "title": chunk.document_title,
         "section": chunk.section_heading,
         "page": chunk.page_number,

@@ -49,14 +49,21 @@ class HybridRetriever:
         self.rrf_k = rrf_k
 
     def retrieve(
-        self, query: str, k: int = _DEFAULTS.top_k, filters: SearchFilters | None = None
+        self,
+        query: str,
+        k: int = _DEFAULTS.top_k,
+        filters: SearchFilters | None = None,
+        *,
+        vector: npt.NDArray[np.float32] | None = None,
     ) -> RetrievalResult:
-        """The k best chunks by RRF over dense and keyword rankings."""
+        """The k best chunks by RRF over dense and keyword rankings (`vector`: the query
+        already embedded, when it is)."""
         if k < 1:
             raise ValueError(f"k must be > 0, but got {k}")
         filters = filters or SearchFilters()
         depth = max(self.candidates, k)
-        vector = self.embedder.embed([query])[0]
+        if vector is None:
+            vector = self.embedder.embed([query])[0]
         dense = self.store.dense_search(vector, depth, filters)
         keyword = self.store.keyword_search(query, depth, filters)
         return RetrievalResult(self._fuse(vector, dense, keyword, k), dense, keyword)

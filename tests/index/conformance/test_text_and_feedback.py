@@ -4,6 +4,7 @@ store. Run against every Store implementation."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
 import pytest
 
@@ -63,3 +64,13 @@ def test_feedback_does_not_move_the_corpus_version(store: Store, feedback: Feedb
     generation = store.corpus_version()
     feedback.add_feedback("q", "down")
     assert store.corpus_version() == generation
+
+
+def test_feedback_keeps_a_given_time_and_lists_everything(feedback: FeedbackStore) -> None:
+    when = datetime(2025, 3, 1, 9, 30, tzinfo=UTC)
+    copied = feedback.add_feedback("Who approves travel?", "down", created_at=when)
+    for i in range(3):
+        feedback.add_feedback(f"q{i}", "up")
+    assert copied.created_at == when
+    listed = feedback.list_feedback(limit=None)
+    assert len(listed) == 4 and listed[-1].created_at == when

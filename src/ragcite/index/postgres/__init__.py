@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ragcite.index.postgres.store import PostgresStore
 
 
-def open_postgres_store(spec: BackendSpec, *, dimension: int) -> PostgresStore:
+def open_postgres_store(spec: BackendSpec, *, dimension: int | None) -> PostgresStore:
     """The `postgresql` (and `postgres`) store builder, entry point `ragcite.stores`;
     `spec.rest` is the whole URL: `postgresql://user:password@host:5432/database`.
     Needs the `postgres` extra (psycopg, psycopg-pool, pgvector).

@@ -28,8 +28,9 @@ class PostgresFeedbackStore:
         claim_text: str | None = None,
         comment: str | None = None,
         response_json: str | None = None,
+        created_at: datetime | None = None,
     ) -> FeedbackRecord:
-        created_at = datetime.now(UTC)
+        created_at = created_at or datetime.now(UTC)
         with self._db.transaction() as conn:
             row = conn.execute(
                 "INSERT INTO ragcite_feedback (created_at, query, rating, chunk_id, claim_text, "
@@ -49,7 +50,7 @@ class PostgresFeedbackStore:
             response_json,
         )
 
-    def list_feedback(self, limit: int = 100) -> list[FeedbackRecord]:
+    def list_feedback(self, limit: int | None = 100) -> list[FeedbackRecord]:
         rows = self._db.query("SELECT * FROM ragcite_feedback ORDER BY id DESC LIMIT %s", (limit,))
         return [
             FeedbackRecord(

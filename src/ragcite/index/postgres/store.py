@@ -148,6 +148,27 @@ class PostgresStore:
             raise NotFoundError(f"no document {name} in the store")
         return DocumentText(document_from_row(row), row["extracted_text"], pages_from_row(row))
 
+    def export_versions(self, corpus: str | None = None) -> Iterator[NewVersion]:
+        where, args = ("WHERE corpus = %s", (corpus,)) if corpus is not None else ("", ())
+        keys = self._db.query(
+            "SELECT document_id, version FROM ragcite_documents "
+            f'{where} ORDER BY document_id COLLATE "C", version',
+            args,
+        )
+        for key in keys:
+            document_id, number = key["document_id"], key["version"]
+            text = self.document_text(document_id, number)
+            rows = self._db.query(
+                f"SELECT {CHUNK_COLUMNS}, c.embedding FROM {CHUNKS_WITH_DOCUMENTS} "
+                "WHERE c.document_id = %s AND c.document_version = %s ORDER BY c.ordinal",
+                (document_id, number),
+            )
+            vectors = np.array([_vector(r["embedding"]) for r in rows], dtype=np.float32).reshape(
+                len(rows), self._dimension or 0
+            )
+            chunks = [chunk_from_row(r) for r in rows]
+            yield NewVersion(text.document, text.text, text.pages, chunks, vectors)
+
     # -- reading chunks --------------------------------------------------------------
 
     def get_chunks(
@@ -258,3 +279,9 @@ class PostgresStore:
 def _as_query(vector: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     """A one-dimensional float32 query vector, as pgvector's adapter expects."""
     return np.ascontiguousarray(vector, dtype=np.float32).reshape(-1)
+
+
+def _vector(value: Any) -> npt.NDArray[np.float32]:
+    """A stored embedding (pgvector's `Vector`, or an array) as float32, bit for bit."""
+    as_numpy = getattr(value, "to_numpy", None)
+    return np.asarray(as_numpy() if as_numpy else value, dtype=np.float32)
