@@ -85,9 +85,11 @@ def test_the_cli_takes_a_store_url(demo_store_path: Path) -> None:
 
 
 def test_rerank_model_path_reaches_the_loader(tmp_path: Path, demo_store_path: Path) -> None:
-    spec = json.loads(packaged_model_path().read_text(encoding="utf-8"))
+    data = json.loads(packaged_model_path().read_text(encoding="utf-8"))
+    model = data["models"]["reranker"]
     flat = tmp_path / "flat.json"  # no weights, no bias: every chunk scores exactly 0.5
-    flat.write_text(json.dumps({**spec, "weights": [0.0] * len(spec["weights"]), "bias": 0.0}))
+    model = {**model, "weights": [0.0] * len(model["weights"]), "bias": 0.0}
+    flat.write_text(json.dumps({**data, "models": {"reranker": model}}))
     settings = load_settings(store=str(demo_store_path), overrides={"rerank.model_path": str(flat)})
     rag = Ragcite.open(settings)
     chunks, _ = rag.search(QUESTION)

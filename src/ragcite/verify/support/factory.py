@@ -19,9 +19,9 @@ from pathlib import Path
 from ragcite.config import GateSettings
 from ragcite.embed.base import Embedder
 from ragcite.errors import ConfigError
+from ragcite.learn.model import LearnedModel
 from ragcite.registry import SUPPORT, BackendSpec, find_builder, parse_spec
 from ragcite.verify.support.checker import LayeredSupportChecker, SupportChecker
-from ragcite.learn.model import LearnedModel
 from ragcite.verify.support.learned import load_support_models
 
 
