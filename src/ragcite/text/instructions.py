@@ -71,7 +71,7 @@ _PATTERNS = [
     rf"\bpretend\s+(?:to\s+be|that\s+you|you\s+are)\b|\bif\s+you\s+are\s+an?\s+{_AI}\b",
     rf"\b(?:note|message|attention|instructions?|reminder)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?{_AI}s?\b",
     rf"^\W{{0,3}}(?:dear\s+)?(?:the\s+)?{_AI}s?\s*(?:,|:|reading\s+this)",
-    r"\b(?:jailbreak|developer\s+mode|do\s+anything\s+now)\b",
+    r"\bjailbreak\s+(?:mode|prompt)\b|\bdeveloper\s+mode\b|\bdo\s+anything\s+now\b",
     # Orders to say, answer or print something.
     rf"{_LEAD}say{_SAY_OBJECT}",
     rf"{_LEAD}(?:tell|inform)\s+{_READER}\s+(?:that\b|the\b)",
