@@ -217,3 +217,24 @@ def test_another_acronym_is_a_rival_name() -> None:
         "The CEO approves hires.", "The CFO approves hires.", "The CFO approves hires."
     )
     assert result.signals["hard_entity_conflict"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # Found by the property-based gate tests: each was judged "supported".
+        ("Travel within Europe: EUR 68 per day.", "Travel within Europe: EUR 65 per day."),
+        ("They must complete their 91-day probation period.", "A 90-day probation period."),
+        ("Please tell us within 50 hours of delivery.", "Tell us within 48 hours of delivery."),
+        ("Requests are completed within 47 days.", "Requests are completed within 45 days."),
+    ],
+)
+def test_a_near_number_is_not_a_rounded_one(claim: str, evidence: str) -> None:
+    signals, contradiction = check(claim, evidence)
+    assert signals["hard_number_missing"] == 1.0
+    assert contradiction is not None
+
+
+def test_a_hedged_round_number_matches_a_precise_one() -> None:
+    signals, _ = check("Please tell us within about 50 hours.", "Tell us within 48 hours.")
+    assert signals["hard_number_missing"] == 0.0
