@@ -58,7 +58,7 @@ _NUMBER = re.compile(r"(?<![\d:])\d+(?![\d:])")
 _AUXILIARY = re.compile(
     r"\b(is|are|was|were|must|may|can|will|should|shall|does|do|has|have)\b(?= \w)"
 )
-_NEGATION = re.compile(r"\b(not|never)\s+|n't\b", re.IGNORECASE)
+_NEGATION = re.compile(r"\b(not|never)\s+|n't\b|(?<=\bcan)not\b", re.IGNORECASE)
 _FAILED = (SupportVerdict.UNSUPPORTED, SupportVerdict.CONTRADICTED)
 
 

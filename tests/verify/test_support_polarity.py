@@ -123,3 +123,11 @@ def test_a_bound_negated_on_one_side_only_is_opposite_polarity(claim: str, evide
 
 def test_the_same_bound_on_both_sides_agrees() -> None:
     assert opposite_polarity("It must not exceed 50 euros.", "It must not exceed 50 euros.") is None
+
+
+def test_a_truth_frame_does_not_hide_a_flipped_polarity() -> None:
+    """Found by the benchmark profile: "It is not true that X" against X was supported."""
+    claim = "It is not true that items that cannot be returned"
+    evidence = "Items that cannot be returned"
+    assert opposite_polarity(claim, evidence) is not None
+    assert coverage_beside_polarity(claim, evidence) == 1.0

@@ -53,6 +53,11 @@ _BOUND = re.compile(
     r"shorter|greater|higher|lower|older|younger)\s+than)",
     re.IGNORECASE,
 )
+# A frame that only sets the truth of what follows: "it is not true that X" is X, negated.
+_TRUTH_FRAME = re.compile(
+    r"\b(?:it\s+is\s+|it's\s+)?(?:not\s+|never\s+)?(?:true|the\s+case|correct|false)\s+that\b",
+    re.IGNORECASE,
+)
 # Clause boundaries inside one sentence.
 _CLAUSE = re.compile(
     r"\s*[;:]\s*|\s+[—–]\s+|\s+-\s+"
@@ -117,8 +122,9 @@ def _bounds_disagree(claim: str, evidence: str) -> bool:
 def coverage_beside_polarity(claim: str, clause: str) -> float:
     """The share of the claim's content words in `clause`, words of permission and
     prohibition aside: "Smoking is allowed on the premises" against "Smoking is prohibited
-    on the premises" is fully aligned, only the polarity differs."""
-    claim_words = set(content_words(claim)) - _POLARITY_STEMS
+    on the premises" is fully aligned, only the polarity differs; so is "It is not true that
+    smoking is allowed", a truth frame aside."""
+    claim_words = set(content_words(_TRUTH_FRAME.sub(" ", claim))) - _POLARITY_STEMS
     if not claim_words:
         return 0.0
     return len(claim_words & set(content_words(clause))) / len(claim_words)
