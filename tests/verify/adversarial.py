@@ -53,8 +53,9 @@ ALTERING = {"number", "number_unquoted", "negation", "negation_unquoted"}
 _ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff"
 _HOMOGLYPHS = str.maketrans("aeocpxyiAEOCPXBHKMT", "аеосрхуіАЕОСРХВНКМТ")
 _ELLIPSIS = re.compile(r"\.\.\.|\u2026|\[\.\.\.\]|\[…\]")
-# A number to change; not a part of a time of day ("20:00" to "28:00" is no time at all).
-_NUMBER = re.compile(r"(?<![\d:])\d+(?![\d:])")
+# A number to change; not a part of a time of day ("20:00" to "28:00" is no time at all),
+# nor a heading's enumerator ("7. HEALTH AND WELLBEING" states no quantity).
+_NUMBER = re.compile(r"(?<![\d:])(?<!^)\d+(?![\d:])|^\d+(?!\.\s|[\d:])")
 _AUXILIARY = re.compile(
     r"\b(is|are|was|were|must|may|can|will|should|shall|does|do|has|have)\b(?= \w)"
 )
