@@ -31,10 +31,13 @@ def _sentences(texts: list[str]) -> list[str]:
 
 def _passages(limit: int) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
-    squad = DATASETS / "squad2_subset" / "part_a.json"
-    if squad.exists():
-        data = json.loads(squad.read_text())["data"]
-        contexts = [p["context"] for article in data for p in article["paragraphs"]]
+    contexts = [
+        p["context"]
+        for part in sorted((DATASETS / "squad2_subset").glob("part_*.json"))
+        for article in json.loads(part.read_text())["data"]
+        for p in article["paragraphs"]
+    ]
+    if contexts:
         out["squad2"] = contexts[:limit]
     halueval = DATASETS / "halueval" / "qa_train.jsonl"
     if halueval.exists():

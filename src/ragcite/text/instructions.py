@@ -33,9 +33,12 @@ _LOOKALIKES = str.maketrans(
     "aeopcyxijdlABEKMHOPCTYXIJSqwaeoptuvikABEHIKMNOPTYX",
 )
 
+# A chat role opening a line, as transcripts write it ("SYSTEM:", "assistant:", "[system]"),
+# not as a glossary or a table does ("System: SAP SuccessFactors", "Instructions: sign").
 _ROLE = (
-    r"(?:system|assistant|developer|ai|admin|instructions?|"
-    r"system\s+(?:message|prompt|note|override))"
+    r"(?:(?-i:SYSTEM|system|ASSISTANT|assistant|DEVELOPER|developer)\s*[:\]>]"
+    r"|[\[<](?:system|assistant|developer)[\]>]"
+    r"|system\s+(?:message|prompt|note|override)\s*[:\]>])"
 )
 _AI = (
     r"(?:ai|a\.i\.|assistant|chat\s?bot|bot|llm|language\s+model|gpt|claude|chatgpt|"
@@ -53,7 +56,7 @@ _SAY_OBJECT = r"(?:\s*[:\"“'‘]|\s+(?:that|the|only|exactly|instead)\b)"
 # Role and chat-template markers: "SYSTEM:", "[INST]", "<|im_start|>", "### Instruction".
 # What follows one, to the end of its paragraph, is the injected message.
 _MARKERS = [
-    rf"^\W{{0,3}}{_ROLE}\s*[:\]>]",
+    rf"^\W{{0,3}}{_ROLE}",
     r"<\|\s*(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)",
     r"\[/?inst\]|<</?sys>>|^#{1,6}\s*(?:instruction|system|response)\b",
 ]
@@ -70,7 +73,7 @@ _PATTERNS = [
     rf"\b(?:act|behave|respond)\s+as\s+(?:if\s+you\s+were\s+)?(?:an?\s+)?(?:\w+\s+)?{_AI}\b",
     rf"\bpretend\s+(?:to\s+be|that\s+you|you\s+are)\b|\bif\s+you\s+are\s+an?\s+{_AI}\b",
     rf"\b(?:note|message|attention|instructions?|reminder)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?{_AI}s?\b",
-    rf"^\W{{0,3}}(?:dear\s+)?(?:the\s+)?{_AI}s?\s*(?:,|:|reading\s+this)",
+    rf"^\W{{0,3}}(?:(?:dear|hey|hello|hi)\s+(?:the\s+)?{_AI}s?\b|(?:\w+\s+)?{_AI}s?\s+reading\s+this\b)",
     r"\bjailbreak\s+(?:mode|prompt)\b|\bdeveloper\s+mode\b|\bdo\s+anything\s+now\b",
     # Orders to say, answer or print something.
     rf"{_LEAD}say{_SAY_OBJECT}",
@@ -95,7 +98,8 @@ _PATTERNS = [
     rf"(?:{_ORDERS}|notes?|messages?|lines?)\b",
     r"\b(?:do\s+not|don't|never)\s+(?:mention|reveal|cite|quote|disclose)\s+(?:the\s+)?"
     r"(?:real|actual|true|correct)\s+\w+",
-    r"\b(?:in|with)\s+your\s+(?:answer|reply|response)\b",
+    r"\b(?:in|with)\s+your\s+(?:answer|reply|response)\s*,?\s+(?:say|state|claim|write|mention|"
+    r"include\s+that|tell)\b",
 ]
 _FLAGS = re.IGNORECASE | re.MULTILINE
 _MARKER = re.compile("|".join(f"(?:{p})" for p in _MARKERS), _FLAGS)
