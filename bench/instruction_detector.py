@@ -3,7 +3,8 @@
     .venv/bin/python bench/instruction_detector.py [--passages 3000]
 
 The hand-written sets are tests/data/injection/*.txt; real text is every sentence of the
-demo corpus and of SQuAD 2.0 and HaluEval passages from ../shared/datasets (where present).
+demo corpus and of SQuAD 2.0, HaluEval, RGB and AttributionBench passages from
+../shared/datasets (where present).
 """
 
 from __future__ import annotations
@@ -45,6 +46,26 @@ def _passages(limit: int) -> dict[str, list[str]]:
             out["halueval"] = [
                 json.loads(line)["knowledge"] for _, line in zip(range(limit), lines, strict=False)
             ]
+    rgb = DATASETS / "rgb" / "en_fact.json"
+    if rgb.exists():  # news passages
+        with rgb.open() as lines:
+            out["rgb"] = [
+                text
+                for line in lines
+                for value in json.loads(line).values()
+                if isinstance(value, list)
+                for text in value
+                if isinstance(text, str)
+            ][:limit]
+    attribution = DATASETS / "attributionbench" / "dev.jsonl"
+    if attribution.exists():  # web references
+        with attribution.open() as lines:
+            out["attributionbench"] = [
+                text
+                for line in lines
+                for text in json.loads(line).get("references") or []
+                if isinstance(text, str)
+            ][:limit]
     return out
 
 

@@ -51,6 +51,8 @@ _PRIOR = (
 )
 _ORDERS = r"(?:instructions?|prompts?|directives?|commands?|guardrails|programming|system\s+prompt)"
 _LEAD = r"(?:^|[.;:,!]\s*|\b(?:and|then|instead|now|please|always|just|simply|only)\s+)"
+# Where an order starts: not after "will only" ("the lift will only answer 'down' calls").
+_ORDER_LEAD = r"(?:^|[.;:,!]\s*|\b(?:and|then|instead|now|please|just|simply|always)\s+)"
 _SAY_OBJECT = r"(?:\s*[:\"“'‘]|\s+(?:that|the|only|exactly|instead)\b)"
 
 # Role and chat-template markers: "SYSTEM:", "[INST]", "<|im_start|>", "### Instruction".
@@ -69,16 +71,17 @@ _PATTERNS = [
     rf"\b(?:do\s+not|don't|never)\s+follow\s+(?:the\s+|your\s+|any\s+)?(?:\w+\s+)?{_ORDERS}",
     rf"\bnew\s+{_ORDERS}\s*:",
     # Re-casting the model.
-    r"\byou\s+are\s+now\b|\bfrom\s+now\s+on,?\s+(?:you|always|only|answer|respond|say)\b",
+    r"\byou\s+are\s+now\s+(?:an?\s+|the\s+|in\s+|called\b|named\b|operating\b|free\b|no\s+longer\b|"
+    r"unrestricted\b|\w*bot\b)|\bfrom\s+now\s+on,?\s+(?:you|always|only|answer|respond|say)\b",
     rf"\b(?:act|behave|respond)\s+as\s+(?:if\s+you\s+were\s+)?(?:an?\s+)?(?:\w+\s+)?{_AI}\b",
-    rf"\bpretend\s+(?:to\s+be|that\s+you|you\s+are)\b|\bif\s+you\s+are\s+an?\s+{_AI}\b",
+    rf"{_LEAD}pretend\s+(?:to\s+be|that\s+you|you\s+are)\b|\bif\s+you\s+are\s+an?\s+{_AI}\b",
     rf"\b(?:note|message|attention|instructions?|reminder)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?{_AI}s?\b",
     rf"^\W{{0,3}}(?:(?:dear|hey|hello|hi)\s+(?:the\s+)?{_AI}s?\b|(?:\w+\s+)?{_AI}s?\s+reading\s+this\b)",
     r"\bjailbreak\s+(?:mode|prompt)\b|\bdeveloper\s+mode\b|\bdo\s+anything\s+now\b",
     # Orders to say, answer or print something.
     rf"{_LEAD}say{_SAY_OBJECT}",
     rf"{_LEAD}(?:tell|inform)\s+{_READER}\s+(?:that\b|the\b)",
-    r"\b(?:answer|reply|respond)\s+(?:only\s+|always\s+)?(?:that\b|:|[\"“'‘])",
+    rf"{_ORDER_LEAD}(?:answer|reply|respond)\s+(?:only\s+|always\s+)?(?:that\b|:|[\"“'‘])",
     r"\b(?:answer|reply|respond)\s+(?:only\s+|always\s+)?with\s+(?:only\b|exactly\b|the\s+"
     r"(?:following|words?|phrase|text|sentence|answer)\b|[:\"“'‘])",
     r"\b(?:answer|reply|respond)\s+(?:to\s+)?(?:every|any|all|each)\s+(?:\w+\s+)?"
