@@ -238,3 +238,15 @@ def test_a_near_number_is_not_a_rounded_one(claim: str, evidence: str) -> None:
 def test_a_hedged_round_number_matches_a_precise_one() -> None:
     signals, _ = check("Please tell us within about 50 hours.", "Tell us within 48 hours.")
     assert signals["hard_number_missing"] == 0.0
+
+
+def test_an_amount_in_the_year_range_is_not_a_year() -> None:
+    """Found by the benchmark profile: "$1,500" counted as a year, so "$14,500" had no rival."""
+    signals, contradiction = check(
+        "The learning budget is $14,500 per year.", "The learning budget is $1,500 per year."
+    )
+    assert signals["hard_number_conflict"] == 1.0
+    assert (
+        contradiction == "number $14,500 in the claim is not in the evidence (evidence says $1,500)"
+    )
+    assert [q.is_year for q in quantities("In 1998 it cost $1,500.")] == [True, False]
