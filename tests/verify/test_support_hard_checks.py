@@ -250,3 +250,15 @@ def test_an_amount_in_the_year_range_is_not_a_year() -> None:
         contradiction == "number $14,500 in the claim is not in the evidence (evidence says $1,500)"
     )
     assert [q.is_year for q in quantities("In 1998 it cost $1,500.")] == [True, False]
+
+
+def test_the_claims_own_rate_is_not_evidence_for_its_number() -> None:
+    """Found by the benchmark profile: "7 days per week" matched the evidence's "per week"."""
+    signals, contradiction = check(
+        "Employees may work remotely for up to 7 days per week.",
+        "Employees may work remotely for up to 3 days per week.",
+    )
+    assert signals["hard_number_conflict"] == 1.0
+    assert contradiction is not None
+    signals, _ = check("Reviews happen every 12 months.", "Reviews happen annually.")
+    assert signals["hard_number_missing"] == 0.0

@@ -124,10 +124,16 @@ def run_hard_checks(
 
     claim, evidence, aligned = (spell_out_iso_dates(t) for t in (claim, evidence, aligned))
     window = spell_out_iso_dates(window) if window else None
-    numbers = [q for q in quantities(claim) if not q.weak]
+    in_claim = quantities(claim)
+    numbers = [q for q in in_claim if not q.weak]
     if numbers:
         signals["hard_has_numbers"] = 1.0
-        evidence_numbers = quantities(evidence)
+        # A rate the claim states itself ("7 days per week") is no evidence for its number:
+        # "per week" is a week, but the claim's "per week" is what it matches.
+        own_rates = {q.surface.lower() for q in in_claim if q.weak}
+        evidence_numbers = [
+            q for q in quantities(evidence) if not (q.weak and q.surface.lower() in own_rates)
+        ]
         aligned_numbers = quantities(window or aligned)
         missing = [q for q in numbers if not _number_found(q, evidence_numbers, claim)]
         signals["hard_number_missing"] = len(missing) / len(numbers)
