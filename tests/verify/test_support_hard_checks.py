@@ -256,7 +256,7 @@ def test_the_claims_own_rate_is_not_evidence_for_its_number() -> None:
     """Found by the benchmark profile: "7 days per week" matched the evidence's "per week"."""
     signals, contradiction = check(
         "Employees may work remotely for up to 7 days per week.",
-        "Employees may work remotely for up to 3 days per week.",
+        "Employees may work remotely for up to 3 days per week, or 5 days a week if approved.",
     )
     assert signals["hard_number_conflict"] == 1.0
     assert contradiction is not None

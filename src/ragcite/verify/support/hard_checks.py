@@ -129,10 +129,10 @@ def run_hard_checks(
     if numbers:
         signals["hard_has_numbers"] = 1.0
         # A rate the claim states itself ("7 days per week") is no evidence for its number:
-        # "per week" is a week, but the claim's "per week" is what it matches.
-        own_rates = {q.surface.lower() for q in in_claim if q.weak}
+        # "a week" is seven days, but the claim's own "per week" is what it matches.
+        own_rates = {q.duration for q in in_claim if q.weak}
         evidence_numbers = [
-            q for q in quantities(evidence) if not (q.weak and q.surface.lower() in own_rates)
+            q for q in quantities(evidence) if not (q.weak and q.duration in own_rates)
         ]
         aligned_numbers = quantities(window or aligned)
         missing = [q for q in numbers if not _number_found(q, evidence_numbers, claim)]
