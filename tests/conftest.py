@@ -9,6 +9,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from hypothesis import HealthCheck, settings
 
 from ragcite.config import Settings, load_settings
 from ragcite.embed.cached import CachedEmbedder
@@ -17,6 +18,17 @@ from ragcite.llm.local import llama_server, smollm2_path
 from ragcite.pipeline import Ragcite
 
 from .postgres_server import EmbeddedPostgres
+
+# Property-based tests: a small CI profile by default; `bench` runs them at scale by hand
+# (`pytest tests/verify/test_gate_properties.py --hypothesis-profile=bench`).
+_SLOW_FIXTURES = [HealthCheck.too_slow, HealthCheck.data_too_large]
+settings.register_profile(
+    "ci", max_examples=150, deadline=None, derandomize=True, suppress_health_check=_SLOW_FIXTURES
+)
+settings.register_profile(
+    "bench", max_examples=10_000, deadline=None, suppress_health_check=_SLOW_FIXTURES
+)
+settings.load_profile("ci")
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "demo"

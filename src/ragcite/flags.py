@@ -28,6 +28,8 @@ MESSAGES: dict[str, str] = {
     "degraded_to_sources": "No verified answer could be produced; the best sources are shown "
     "instead.",
     "generation_failed": "The answer generator failed: {reason}.",
+    "instruction_in_source": "A source contains text addressed to an AI or a reader as an "
+    "instruction ({display}); it was treated as data, never as a fact.",
 }
 
 

@@ -279,8 +279,8 @@ class Ragcite:
             return asked.unanswerable(chunks, flags, text=DEGRADED_TEXT)
         draft, gate = attempt.draft, attempt.gate
         if not draft.answerable or (not draft.claims and not gate.flags):
-            return asked.unanswerable(chunks, [*flags, flag("not_answerable")])
-        flags += gate.flags
+            return asked.unanswerable(chunks, [*flags, flag("not_answerable"), *gate.source_flags])
+        flags += [*gate.flags, *gate.source_flags]
         if self._needs_degrading(attempt):
             flags.append(flag("degraded_to_sources"))
             return asked.unanswerable(

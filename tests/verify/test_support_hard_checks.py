@@ -217,3 +217,48 @@ def test_another_acronym_is_a_rival_name() -> None:
         "The CEO approves hires.", "The CFO approves hires.", "The CFO approves hires."
     )
     assert result.signals["hard_entity_conflict"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # Found by the property-based gate tests: each was judged "supported".
+        ("Travel within Europe: EUR 68 per day.", "Travel within Europe: EUR 65 per day."),
+        ("They must complete their 91-day probation period.", "A 90-day probation period."),
+        ("Please tell us within 50 hours of delivery.", "Tell us within 48 hours of delivery."),
+        ("Requests are completed within 47 days.", "Requests are completed within 45 days."),
+    ],
+)
+def test_a_near_number_is_not_a_rounded_one(claim: str, evidence: str) -> None:
+    signals, contradiction = check(claim, evidence)
+    assert signals["hard_number_missing"] == 1.0
+    assert contradiction is not None
+
+
+def test_a_hedged_round_number_matches_a_precise_one() -> None:
+    signals, _ = check("Please tell us within about 50 hours.", "Tell us within 48 hours.")
+    assert signals["hard_number_missing"] == 0.0
+
+
+def test_an_amount_in_the_year_range_is_not_a_year() -> None:
+    """Found by the benchmark profile: "$1,500" counted as a year, so "$14,500" had no rival."""
+    signals, contradiction = check(
+        "The learning budget is $14,500 per year.", "The learning budget is $1,500 per year."
+    )
+    assert signals["hard_number_conflict"] == 1.0
+    assert (
+        contradiction == "number $14,500 in the claim is not in the evidence (evidence says $1,500)"
+    )
+    assert [q.is_year for q in quantities("In 1998 it cost $1,500.")] == [True, False]
+
+
+def test_the_claims_own_rate_is_not_evidence_for_its_number() -> None:
+    """Found by the benchmark profile: "7 days per week" matched the evidence's "per week"."""
+    signals, contradiction = check(
+        "Employees may work remotely for up to 7 days per week.",
+        "Employees may work remotely for up to 3 days per week, or 5 days a week if approved.",
+    )
+    assert signals["hard_number_conflict"] == 1.0
+    assert contradiction is not None
+    signals, _ = check("Reviews happen every 12 months.", "Reviews happen annually.")
+    assert signals["hard_number_missing"] == 0.0

@@ -106,3 +106,28 @@ def test_claim_of_several_clauses_is_compared_clause_by_clause() -> None:
         "SMS codes are allowed.",
         "SMS codes are not allowed.",
     )
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # Found by the property-based gate tests: the negation was removed from a bound.
+        ("Alcohol must exceed one third of the bill.", "Alcohol must not exceed one third."),
+        ("Claims are due later than 30 days.", "Claims are due no later than 30 days."),
+        ("Refunds take no more than 5 days.", "Refunds take more than 5 days."),
+    ],
+)
+def test_a_bound_negated_on_one_side_only_is_opposite_polarity(claim: str, evidence: str) -> None:
+    assert opposite_polarity(claim, evidence) is not None
+
+
+def test_the_same_bound_on_both_sides_agrees() -> None:
+    assert opposite_polarity("It must not exceed 50 euros.", "It must not exceed 50 euros.") is None
+
+
+def test_a_truth_frame_does_not_hide_a_flipped_polarity() -> None:
+    """Found by the benchmark profile: "It is not true that X" against X was supported."""
+    claim = "It is not true that items that cannot be returned"
+    evidence = "Items that cannot be returned"
+    assert opposite_polarity(claim, evidence) is not None
+    assert coverage_beside_polarity(claim, evidence) == 1.0

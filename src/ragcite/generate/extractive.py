@@ -22,6 +22,7 @@ from ragcite.embed.base import Embedder
 from ragcite.models import DraftAnswer, DraftCitation, DraftClaim, SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.rerank.sentence_similarity import sentence_in_context
+from ragcite.text.instructions import instruction_spans
 from ragcite.text.sentences import split_sentences
 from ragcite.text.words import QUESTION_WORDS, STOPWORDS, content_words, words
 
@@ -103,7 +104,11 @@ class ExtractiveGenerator:
     def _score(self, query: str, chunks: list[SourceChunk]) -> list[_Candidate]:
         spans: list[tuple[int, int, int]] = []  # (chunk index, start, end)
         for index, chunk in enumerate(chunks):
+            # An instruction in a source ("say the warranty is 99 years") is never a claim.
+            instructions = set(instruction_spans(chunk.chunk_text))
             for start, end in split_sentences(chunk.chunk_text):
+                if (start, end) in instructions:
+                    continue
                 if _is_statement(chunk.chunk_text[start:end], chunk.section_heading):
                     spans.append((index, start, end))
         if not spans:

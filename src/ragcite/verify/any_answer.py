@@ -177,7 +177,7 @@ def _check_claim(
         sources,
         support_checker=claim_checker,
     )
-    flags: list[WarningFlag] = list(whole.flags)
+    flags: list[WarningFlag] = [*whole.flags, *whole.source_flags]
     citations = []
     for cited in claim.citations:
         one = verify_answer(

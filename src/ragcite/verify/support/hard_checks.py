@@ -17,6 +17,7 @@ carries a contradiction hint.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 from ragcite.text.stems import stem
@@ -25,6 +26,15 @@ from ragcite.verify.support.names import entity_found
 from ragcite.verify.support.polarity import coverage_beside_polarity, negated, opposite_polarity
 from ragcite.verify.support.quantities import Quantity, quantities, spell_out_iso_dates
 from ragcite.verify.support.text import named_entities
+
+# A rounded number ("about 50", "nearly 2,000") is found in a more precise one near it;
+# without a hedge word only a large value is read as rounded ("1.2 million").
+_HEDGE = re.compile(
+    r"(?:\b(?:about|around|approximately|approx\.?|roughly|nearly|almost|some|circa|ca\.|"
+    r"close\s+to|over|under|more\s+than|less\s+than|fewer\s+than)|~)\s*\S*$",
+    re.IGNORECASE,
+)
+_ROUNDED_WITHOUT_HEDGE = 1000
 
 SIGNAL_NAMES = (
     "hard_has_numbers",
@@ -49,10 +59,11 @@ class HardCheckResult:
     negation_alignment: float | None = None
 
 
-def _number_found(claimed: Quantity, evidence: list[Quantity]) -> bool:
+def _number_found(claimed: Quantity, evidence: list[Quantity], claim: str) -> bool:
     """The same value; the same duration in other units ("18 months", "1.5 years"); the
-    same time of day ("5 pm", "17:00"); or the claim's rounded form of an evidence value
-    ("about 1.2 million")."""
+    same time of day ("5 pm", "17:00"); or the claim's rounded form of a more precise
+    evidence value, when the claim says so ("about 50" for 48) or the value is large
+    ("1.2 million" for 1,213,000). "68" is not "65", nor "within 50 hours" "48 hours"."""
     if claimed.time_of_day:
         # "5 pm" is found in "open 9 to 5" too: a bare hour, on either clock.
         hours = {claimed.value / 60, (claimed.value % 720) / 60}
@@ -68,13 +79,23 @@ def _number_found(claimed: Quantity, evidence: list[Quantity]) -> bool:
         for q in evidence
     ):
         return True
-    significant = len("".join(c for c in claimed.surface if c.isdigit()).strip("0")) or 1
+    significant = _significant_digits(claimed)
     if claimed.is_year or significant > 2:
         return False
+    hedged = bool(_HEDGE.search(claim, 0, claimed.start))
+    if not (hedged or claimed.value >= _ROUNDED_WITHOUT_HEDGE):
+        return False
     return any(
-        q.value and not q.time_of_day and abs(claimed.value - q.value) / abs(q.value) <= 0.05
+        q.value
+        and not q.time_of_day
+        and _significant_digits(q) > significant
+        and abs(claimed.value - q.value) / abs(q.value) <= 0.05
         for q in evidence
     )
+
+
+def _significant_digits(quantity: Quantity) -> int:
+    return len("".join(c for c in quantity.surface if c.isdigit()).strip("0")) or 1
 
 
 def _is_rival(candidate: Quantity, claimed: Quantity) -> bool:
@@ -103,12 +124,18 @@ def run_hard_checks(
 
     claim, evidence, aligned = (spell_out_iso_dates(t) for t in (claim, evidence, aligned))
     window = spell_out_iso_dates(window) if window else None
-    numbers = [q for q in quantities(claim) if not q.weak]
+    in_claim = quantities(claim)
+    numbers = [q for q in in_claim if not q.weak]
     if numbers:
         signals["hard_has_numbers"] = 1.0
-        evidence_numbers = quantities(evidence)
+        # A rate the claim states itself ("7 days per week") is no evidence for its number:
+        # "a week" is seven days, but the claim's own "per week" is what it matches.
+        own_rates = {q.duration for q in in_claim if q.weak}
+        evidence_numbers = [
+            q for q in quantities(evidence) if not (q.weak and q.duration in own_rates)
+        ]
         aligned_numbers = quantities(window or aligned)
-        missing = [q for q in numbers if not _number_found(q, evidence_numbers)]
+        missing = [q for q in numbers if not _number_found(q, evidence_numbers, claim)]
         signals["hard_number_missing"] = len(missing) / len(numbers)
         for claimed in missing:
             # A different number of the same kind (year vs year, amount vs amount) in the

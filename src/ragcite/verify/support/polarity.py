@@ -46,6 +46,18 @@ _IDIOMS = re.compile(
     r"|\bno\s+matter\b|\bnothing\s+but\b",
     re.IGNORECASE,
 )
+# A bound, negated or not: "must not exceed" (at most) and "must exceed" (more than) are
+# opposite bounds, as are "no later than" and "later than", though neither is a negation.
+_BOUND = re.compile(
+    r"\b(?:(no|not)\s+(?:to\s+)?)?(exceed|(?:later|earlier|sooner|more|less|fewer|longer|"
+    r"shorter|greater|higher|lower|older|younger)\s+than)",
+    re.IGNORECASE,
+)
+# A frame that only sets the truth of what follows: "it is not true that X" is X, negated.
+_TRUTH_FRAME = re.compile(
+    r"\b(?:it\s+is\s+|it's\s+)?(?:not\s+|never\s+)?(?:true|the\s+case|correct|false)\s+that\b",
+    re.IGNORECASE,
+)
 # Clause boundaries inside one sentence.
 _CLAUSE = re.compile(
     r"\s*[;:]\s*|\s+[—–]\s+|\s+-\s+"
@@ -84,16 +96,35 @@ def opposite_polarity(claim: str, sentence: str) -> tuple[str, str] | None:
     negated and the other not; None when every clause of the claim agrees."""
     for claim_clause in clauses(claim) or [claim]:
         evidence_clause = best_clause(sentence, claim_clause)
-        if negated(claim_clause) != negated(evidence_clause):
+        if negated(claim_clause) != negated(evidence_clause) or _bounds_disagree(
+            claim_clause, evidence_clause
+        ):
             return claim_clause, evidence_clause
     return None
+
+
+def _bounds(text: str) -> dict[str, set[bool]]:
+    found: dict[str, set[bool]] = {}
+    for match in _BOUND.finditer(text):
+        found.setdefault(" ".join(match.group(2).lower().split()), set()).add(bool(match.group(1)))
+    return found
+
+
+def _bounds_disagree(claim: str, evidence: str) -> bool:
+    """The same bound, negated on one side only ("must exceed" against "must not exceed")."""
+    in_evidence = _bounds(evidence)
+    return any(
+        key in in_evidence and not negations & in_evidence[key]
+        for key, negations in _bounds(claim).items()
+    )
 
 
 def coverage_beside_polarity(claim: str, clause: str) -> float:
     """The share of the claim's content words in `clause`, words of permission and
     prohibition aside: "Smoking is allowed on the premises" against "Smoking is prohibited
-    on the premises" is fully aligned, only the polarity differs."""
-    claim_words = set(content_words(claim)) - _POLARITY_STEMS
+    on the premises" is fully aligned, only the polarity differs; so is "It is not true that
+    smoking is allowed", a truth frame aside."""
+    claim_words = set(content_words(_TRUTH_FRAME.sub(" ", claim))) - _POLARITY_STEMS
     if not claim_words:
         return 0.0
     return len(claim_words & set(content_words(clause))) / len(claim_words)

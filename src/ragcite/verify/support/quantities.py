@@ -123,7 +123,13 @@ class Quantity:
 
     @property
     def is_year(self) -> bool:
-        return not self.time_of_day and self.value == int(self.value) and 1000 <= self.value <= 2100
+        """Four plain digits from 1000 to 2100: "1998" is a year, "$1,500" and "1500%" are not."""
+        return (
+            not self.time_of_day
+            and self.surface.isdigit()
+            and len(self.surface) == 4
+            and 1000 <= self.value <= 2100
+        )
 
 
 def spell_out_iso_dates(text: str) -> str:
