@@ -12,9 +12,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from ragcite.errors import StoreError
+
+
+class _Row(Protocol):
+    """A database row read by column name (sqlite3.Row, a psycopg dict row)."""
+
+    def __getitem__(self, key: str) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -29,6 +35,21 @@ class FeedbackRecord:
     claim_text: str | None = None
     comment: str | None = None
     response_json: str | None = None
+
+    @classmethod
+    def from_row(cls, row: _Row) -> FeedbackRecord:
+        """A stored row (either store's columns; `created_at` as ISO text or a datetime)."""
+        created = row["created_at"]
+        return cls(
+            int(row["id"]),
+            created if isinstance(created, datetime) else datetime.fromisoformat(created),
+            row["query"],
+            row["rating"],
+            row["chunk_id"],
+            row["claim_text"],
+            row["comment"],
+            row["response_json"],
+        )
 
 
 @runtime_checkable

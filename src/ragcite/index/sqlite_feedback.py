@@ -60,16 +60,4 @@ class SQLiteFeedbackStore:
         rows = self._db.query(
             "SELECT * FROM feedback ORDER BY id DESC LIMIT ?", (-1 if limit is None else limit,)
         )
-        return [
-            FeedbackRecord(
-                r["id"],
-                datetime.fromisoformat(r["created_at"]),
-                r["query"],
-                r["rating"],
-                r["chunk_id"],
-                r["claim_text"],
-                r["comment"],
-                r["response_json"],
-            )
-            for r in rows
-        ]
+        return [FeedbackRecord.from_row(r) for r in rows]

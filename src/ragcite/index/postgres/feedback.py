@@ -34,34 +34,13 @@ class PostgresFeedbackStore:
         with self._db.transaction() as conn:
             row = conn.execute(
                 "INSERT INTO ragcite_feedback (created_at, query, rating, chunk_id, claim_text, "
-                "comment, response_json) VALUES (%s,%s,%s,%s,%s,%s,%s) RETURNING id",
+                "comment, response_json) VALUES (%s,%s,%s,%s,%s,%s,%s) RETURNING *",
                 (created_at, query, rating, chunk_id, claim_text, comment, response_json),
             ).fetchone()
         if row is None:  # INSERT … RETURNING always gives one row
             raise StoreError(f"{self._db.where}: the feedback was not stored")
-        return FeedbackRecord(
-            int(row["id"]),
-            created_at,
-            query,
-            rating,
-            chunk_id,
-            claim_text,
-            comment,
-            response_json,
-        )
+        return FeedbackRecord.from_row(row)
 
     def list_feedback(self, limit: int | None = 100) -> list[FeedbackRecord]:
         rows = self._db.query("SELECT * FROM ragcite_feedback ORDER BY id DESC LIMIT %s", (limit,))
-        return [
-            FeedbackRecord(
-                r["id"],
-                r["created_at"],
-                r["query"],
-                r["rating"],
-                r["chunk_id"],
-                r["claim_text"],
-                r["comment"],
-                r["response_json"],
-            )
-            for r in rows
-        ]
+        return [FeedbackRecord.from_row(r) for r in rows]
