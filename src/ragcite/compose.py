@@ -15,6 +15,7 @@ package's store or generator is chosen exactly like a built-in one.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
@@ -27,6 +28,8 @@ from ragcite.embed.minilm import MiniLMEmbedder
 from ragcite.errors import ConfigError
 from ragcite.generate.base import Generator
 from ragcite.generate.factory import build_generator
+from ragcite.index.cache import AnswerCache, ResilientAnswerCache
+from ragcite.index.redis_cache import RedisAnswerCache
 from ragcite.index.store import Store
 from ragcite.llm.complete import LazyCompletion
 from ragcite.registry import STORES, find_builder, parse_spec, parse_store_url
@@ -48,17 +51,43 @@ class Components:
     embedder: Embedder
     support_checker: SupportChecker
     calibration: Calibration | None
+    answer_cache: AnswerCache | None = None
 
 
 def compose(settings: Settings) -> Components:
-    """The store, embedder, support checker and calibration map `settings` name."""
+    """The store, embedder, support checker, calibration map and answer cache `settings` name."""
     embedder = make_embedder(settings)
+    store = make_store(settings.store, dimension=embedder.dimension)
     return Components(
-        store=make_store(settings.store, dimension=embedder.dimension),
+        store=store,
         embedder=embedder,
         support_checker=make_support_checker(settings, embedder),
         calibration=optional_calibration(settings.score.calibration_path),
+        answer_cache=make_answer_cache(settings, store),
     )
+
+
+def make_answer_cache(settings: Settings, store: Store) -> AnswerCache | None:
+    """The answer cache `cache.*` names: None when disabled; the store's own table when
+    `cache.url` is unset (None for a store that keeps none); Redis for `redis://` URLs.
+    Whichever it is, a failing cache never fails an ask (`ResilientAnswerCache`).
+
+    >>> make_answer_cache(load_settings(overrides={"cache.url": "redis://localhost"}), store)
+    <ragcite.index.cache.ResilientAnswerCache object at ...>
+    """
+    cache = settings.cache
+    if not cache.enabled:
+        return None
+    if cache.url is None:
+        own = getattr(store, "answer_cache", None)
+        return ResilientAnswerCache(own) if isinstance(own, AnswerCache) else None
+    if urlsplit(cache.url).scheme not in ("redis", "rediss", "unix"):
+        raise ConfigError(
+            f"cache.url {cache.url!r}: only Redis is supported (redis://host:6379/0); unset "
+            "it to cache in the store"
+        )
+    namespace = hashlib.sha256(shown_store(settings.store).encode()).hexdigest()[:16]
+    return ResilientAnswerCache(RedisAnswerCache(cache.url, namespace=namespace))
 
 
 def make_store(location: str, *, dimension: int) -> Store:

@@ -28,6 +28,10 @@ MESSAGES: dict[str, str] = {
     "degraded_to_sources": "No verified answer could be produced; the best sources are shown "
     "instead.",
     "generation_failed": "The answer generator failed: {reason}.",
+    "cached_answer": "This answer was cached {age} ago ({cached_at}); the documents have not "
+    "changed since.",
+    "stale_source": "A cited source may be out of date: {title} ({document_id}) {basis} "
+    "{date}, more than {days} days ago.",
 }
 
 

@@ -23,6 +23,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 from ragcite.compose import compose, make_generator, make_reranker
@@ -31,6 +33,7 @@ from ragcite.embed.base import Embedder
 from ragcite.errors import InputError, UnusableOutputError
 from ragcite.flags import flag
 from ragcite.generate.base import Generator
+from ragcite.index.cache import AnswerCache, answer_key, cacheable, served_from_cache
 from ragcite.index.indexer import FileOutcome, Indexer, IngestReport
 from ragcite.index.store import SearchFilters, Store
 from ragcite.ingest.types import DocumentMetadata
@@ -45,6 +48,7 @@ from ragcite.rerank.base import Reranker
 from ragcite.rerank.composite import rerank_chunks
 from ragcite.retrieve.hybrid import HybridRetriever, RetrievalResult
 from ragcite.score.confidence import Calibration, score_answer
+from ragcite.score.staleness import stale_source_flags
 from ragcite.trace import DEGRADED_TEXT, AskRecord, AskTrace, Attempt, elapsed_ms
 from ragcite.verify.gate import verify_answer
 from ragcite.verify.support import SupportChecker
@@ -65,8 +69,10 @@ class Ragcite:
         generator: Generator | None = None,
         support_checker: SupportChecker | None,
         calibration: Calibration | None = None,
+        answer_cache: AnswerCache | None = None,
     ) -> None:
         self.settings = settings
+        self.answer_cache = answer_cache
         self.store = store
         self.embedder = embedder
         self._reranker = reranker
@@ -91,6 +97,7 @@ class Ragcite:
             generator=generator,
             support_checker=parts.support_checker,
             calibration=parts.calibration,
+            answer_cache=parts.answer_cache,
         )
 
     @property
@@ -180,8 +187,42 @@ class Ragcite:
         filters: SearchFilters | None = None,
         generator: Generator | None = None,
     ) -> CitedResponse:
-        """Answer `query` with verified, cited claims (see the module docstring)."""
-        return self.ask_traced(query, k=k, filters=filters, generator=generator).response
+        """Answer `query` with verified, cited claims (see the module docstring).
+
+        The same question (whitespace and case aside) from a reader with the same access,
+        under the same settings and corpus version, is answered from the answer cache
+        (`cache.*`) for `cache.ttl_s`, re-labelled with its age (`cached_at`, `cache_age_s`,
+        the `cached_answer` flag). A `generator` passed here bypasses the cache.
+        """
+        if self.answer_cache is None or generator is not None:
+            return self.ask_traced(query, k=k, filters=filters, generator=generator).response
+        started = time.perf_counter()
+        query, filters = _checked_query(query), filters or self.filters()
+        key = partial(self._answer_key, query, k or self.settings.retrieve.top_k, filters)
+        cached = self.answer_cache.get(key(self.store.corpus_version()))
+        if cached is not None:
+            response = served_from_cache(cached, query, datetime.now(UTC), elapsed_ms(started))
+            return self._restaled(response)
+        response = self.ask_traced(query, k=k, filters=filters).response
+        if cacheable(response):
+            version = response.corpus_version  # read before retrieval: never newer than it
+            self.answer_cache.put(
+                key(version),
+                response.model_dump_json(),
+                corpus_version=version,
+                ttl_s=self.settings.cache.ttl_s,
+            )
+        return response
+
+    def _answer_key(self, query: str, k: int, filters: SearchFilters, corpus_version: str) -> str:
+        return answer_key(
+            query,
+            corpus_version=corpus_version,
+            settings=self.settings,
+            k=k,
+            filters=filters,
+            model_id=self.generator.model_id,
+        )
 
     def ask_traced(
         self,
@@ -191,7 +232,8 @@ class Ragcite:
         filters: SearchFilters | None = None,
         generator: Generator | None = None,
     ) -> AskTrace:
-        """`ask`, with what each stage produced on the way (see `AskTrace`).
+        """`ask`, with what each stage produced on the way (see `AskTrace`); it never
+        reads or writes the answer cache, so what it traces was computed now.
 
         >>> trace = rag.ask_traced("How long do we keep customer PII?")
         >>> trace.reranked == trace.response.source_chunks, trace.final.gate.passed
@@ -236,6 +278,7 @@ class Ragcite:
             )
         flags += attempt.scored.flags
         flags += _superseded_flags(attempt.scored.claims, chunks)
+        flags += self._stale_flags(attempt.scored.claims, chunks)
         return asked.answered(attempt, chunks, flags)
 
     def _attempt(
@@ -270,6 +313,19 @@ class Ragcite:
                 self_reported=[c.attribution_confidence or None for c in gate.claims],
             )
         return asked.attempted(Attempt(draft, gate, scored))
+
+    def _stale_flags(
+        self, claims: list[CitedClaim], chunks: list[SourceChunk]
+    ) -> list[WarningFlag]:
+        days = self.settings.lifecycle.stale_after_days
+        today = datetime.now(UTC).date()
+        return stale_source_flags(claims, chunks, self.store.latest_version, days, today=today)
+
+    def _restaled(self, response: CitedResponse) -> CitedResponse:
+        """A cached response with its `stale_source` flags as of today."""
+        kept = [f for f in response.warning_flags if f.code != "stale_source"]
+        stale = self._stale_flags(response.cited_claims, response.source_chunks)
+        return response.model_copy(update={"warning_flags": kept + stale})
 
     def _needs_retry(self, attempt: Attempt) -> bool:
         if attempt.error is not None:
