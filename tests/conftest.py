@@ -17,6 +17,7 @@ from ragcite.llm.local import llama_server, smollm2_path
 from ragcite.pipeline import Ragcite
 
 from .postgres_server import EmbeddedPostgres
+from .redis_server import RedisServer
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "demo"
@@ -105,3 +106,28 @@ def postgres_url(postgres_server: EmbeddedPostgres) -> Iterator[str]:
     schema = postgres_server.new_schema()
     yield postgres_server.schema_url(schema)
     postgres_server.drop_schema(schema)
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """A real Redis server (Debian's redis-server) on a loopback port for the session,
+    persisting nothing, stopped after."""
+    try:
+        server = RedisServer(tmp_path_factory.mktemp("redis"))
+    except FileNotFoundError:
+        pytest.skip(
+            "redis-server is not installed: apt-get install redis-server (scripts/test.sh "
+            "installs it when run as root)"
+        )
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def redis_url(redis_server: RedisServer) -> str:
+    """The URL of the session's Redis server, emptied for this test."""
+    redis_server.flush()
+    return redis_server.url
