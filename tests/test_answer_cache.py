@@ -83,7 +83,7 @@ def test_a_repeated_question_is_answered_from_the_cache(open_rag: OpenRag) -> No
     assert set(second.timings_ms) == {"cache", "total"}
     notice = next(f for f in second.warning_flags if f.code == "cached_answer")
     assert "ago" in notice.message and second.cached_at.isoformat()[:16] in notice.message
-    variant = rag.ask(f"  how many DAYS of annual leave\n do employees receive?  ")
+    variant = rag.ask("  how many DAYS of annual leave\n do employees receive?  ")
     assert cached(variant) and variant.query.startswith("how many DAYS")
     assert not cached(rag.ask(QUESTION, k=3))  # another request, another answer
     assert not cached(rag.ask_traced(QUESTION).response)  # the trace is always computed now

@@ -115,9 +115,9 @@ def test_the_key_separates_everything_that_changes_an_answer(tmp_path: Path) -> 
     assert access_scope(("b", "a")) == access_scope(("a", "b", "a")) != access_scope(None)
 
 
-def test_a_down_redis_never_fails_an_ask(redis_server: object) -> None:
+def test_a_down_redis_never_fails_an_ask() -> None:
     down = RedisAnswerCache("redis://127.0.0.1:1/0", namespace="test")
-    with pytest.raises(StoreError, match="127.0.0.1:1"):
+    with pytest.raises(StoreError, match=r"127\.0\.0\.1:1/0"):
         down.get("k")
     resilient = ResilientAnswerCache(down, pause_s=60)
     started = time.monotonic()
