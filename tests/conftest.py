@@ -53,10 +53,13 @@ def demo_store_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def demo_rag(
     tmp_path_factory: pytest.TempPathFactory, demo_store_template: Path
 ) -> Iterator[Ragcite]:
-    """A read-only pipeline over the demo corpus, shared by the tests that only ask."""
+    """A read-only pipeline over the demo corpus, shared by the tests that only ask.
+
+    Without the answer cache: the tests sharing it check what the stages compute (the
+    cache has its own tests, tests/test_answer_cache.py)."""
     path = tmp_path_factory.mktemp("demo-shared") / "demo.db"
     shutil.copy(demo_store_template, path)
-    rag = Ragcite.open(load_settings(store_path=path))
+    rag = Ragcite.open(load_settings(store_path=path, overrides={"cache.enabled": False}))
     yield rag
     rag.close()
 

@@ -145,3 +145,16 @@ def test_a_down_redis_answers_uncached(tmp_path: Path, corpus: Path) -> None:
         response = rag.ask(QUESTION)
         assert response.answerable and not cached(response)
     rag.close()
+
+
+def test_cache_clear_command(tmp_path: Path, corpus: Path) -> None:
+    from .cli.test_cli import run
+
+    store = tmp_path / "cli.db"
+    assert run("ingest", str(corpus), store=store)[0] == 0
+    assert run("ask", QUESTION, store=store)[0] == 0
+    code, out = run("ask", "--json", QUESTION, store=store)
+    assert code == 0 and '"cache_age_s": null' not in out
+    assert run("cache", "clear", store=store) == (0, "1 cached answer(s) removed\n")
+    code, out = run("ask", "--json", QUESTION, store=store)
+    assert code == 0 and '"cache_age_s": null' in out
