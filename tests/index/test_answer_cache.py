@@ -3,6 +3,7 @@ table (SQLite, PostgreSQL) and Redis (a real redis-server on loopback)."""
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
@@ -135,3 +136,11 @@ def test_a_bad_cache_url_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="only Redis"):
         make_answer_cache(settings, store)
     store.close()
+
+
+def test_without_the_redis_client_the_error_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "redis", None)  # as if the package were not installed
+    with pytest.raises(ConfigError, match=r"pip install 'ragcite\[redis\]'"):
+        RedisAnswerCache("redis://127.0.0.1:6379/0", namespace="test")
