@@ -15,7 +15,7 @@ def cache() -> None:
 @cache.command()
 @click.pass_obj
 def clear(app: AppContext) -> None:
-    """Remove every cached answer, e.g. after replacing a model file at the same path."""
+    """Remove every cached answer (e.g. after replacing a model file)."""
     answers = app.rag.answer_cache
     if answers is None:
         app.console.print("The answer cache is off (cache.enabled = false): nothing to clear.")

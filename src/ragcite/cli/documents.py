@@ -66,7 +66,7 @@ def documents(
 @click.argument("document_id")
 @click.pass_obj
 def verify(app: AppContext, document_id: str) -> None:
-    """Mark a document (its version in force) re-verified today: it is current."""
+    """Mark a document re-verified today (its version in force)."""
     document = app.rag.store.mark_verified(document_id, datetime.now(UTC))
     when = document.last_verified.date().isoformat() if document.last_verified else "today"
     app.console.print(f"{document_id} v{document.version}: verified on {when}")
