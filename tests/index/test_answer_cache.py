@@ -144,3 +144,23 @@ def test_without_the_redis_client_the_error_names_the_extra(
     monkeypatch.setitem(sys.modules, "redis", None)  # as if the package were not installed
     with pytest.raises(ConfigError, match=r"pip install 'ragcite\[redis\]'"):
         RedisAnswerCache("redis://127.0.0.1:6379/0", namespace="test")
+
+
+def test_a_store_from_before_the_cache_migrates(tmp_path: Path) -> None:
+    import sqlite3
+
+    from ragcite.index.migrations import MIGRATIONS
+
+    path = tmp_path / "old.db"
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("CREATE TABLE migrations (name TEXT PRIMARY KEY, applied_at TEXT)")
+    for name, sql in MIGRATIONS[:2]:  # m001 (with its never-used cache table) and m002
+        db.executescript(sql)
+        db.execute("INSERT INTO migrations VALUES (?, '2026-01-01')", (name,))
+    db.close()
+    store = open_sqlite_store(parse_store_url(str(path)), dimension=DIMENSION)
+    store.answer_cache.put("k", "{}", corpus_version=store.corpus_version(), ttl_s=60)
+    assert store.answer_cache.get("k") is not None
+    store.close()
+    names = [r[0] for r in sqlite3.connect(path).execute("SELECT name FROM migrations")]
+    assert "m010_answer_cache" in names
