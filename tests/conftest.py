@@ -18,6 +18,7 @@ from ragcite.llm.local import llama_server, smollm2_path
 from ragcite.pipeline import Ragcite
 
 from .postgres_server import EmbeddedPostgres
+from .redis_server import RedisServer
 
 # Property-based tests: a small CI profile by default; `bench` runs them at scale by hand
 # (`pytest tests/verify/test_gate_properties.py --hypothesis-profile=bench`).
@@ -64,10 +65,13 @@ def demo_store_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def demo_rag(
     tmp_path_factory: pytest.TempPathFactory, demo_store_template: Path
 ) -> Iterator[Ragcite]:
-    """A read-only pipeline over the demo corpus, shared by the tests that only ask."""
+    """A read-only pipeline over the demo corpus, shared by the tests that only ask.
+
+    Without the answer cache: the tests sharing it check what the stages compute (the
+    cache has its own tests, tests/test_answer_cache.py)."""
     path = tmp_path_factory.mktemp("demo-shared") / "demo.db"
     shutil.copy(demo_store_template, path)
-    rag = Ragcite.open(load_settings(store_path=path))
+    rag = Ragcite.open(load_settings(store_path=path, overrides={"cache.enabled": False}))
     yield rag
     rag.close()
 
@@ -154,3 +158,28 @@ def postgres_url(postgres_server: EmbeddedPostgres) -> Iterator[str]:
     schema = postgres_server.new_schema()
     yield postgres_server.schema_url(schema)
     postgres_server.drop_schema(schema)
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """A real Redis server (Debian's redis-server) on a loopback port for the session,
+    persisting nothing, stopped after."""
+    try:
+        server = RedisServer(tmp_path_factory.mktemp("redis"))
+    except FileNotFoundError:
+        pytest.skip(
+            "redis-server is not installed: apt-get install redis-server (scripts/test.sh "
+            "installs it when run as root)"
+        )
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def redis_url(redis_server: RedisServer) -> str:
+    """The URL of the session's Redis server, emptied for this test."""
+    redis_server.flush()
+    return redis_server.url

@@ -42,7 +42,7 @@ def two_corpora(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
 def test_each_corpus_is_asked_and_named(two_corpora: Ragcite) -> None:
     rag = two_corpora
     filters = rag.filters(corpora=BOTH)
-    sources = rag.corpus_sources(filters)
+    sources = rag.corpora.sources(filters)
     assert sources is not None and [s.name for s in sources] == list(BOTH)
     chunks, timings = rag.search("How long are backups kept, and who approves travel?", k=6,
                                  filters=filters)  # fmt: skip

@@ -34,7 +34,8 @@ def test_without_a_judge_the_checker_is_the_plain_one(demo_rag: Ragcite) -> None
 
 def test_a_scripted_judge_decides_borderline_claims(demo_store_path: Path) -> None:
     plain = _open(demo_store_path, {})
-    rag = _open(demo_store_path, JUDGE_EVERYTHING)
+    # The judge's replies change between asks of one question: no answer cache.
+    rag = _open(demo_store_path, {**JUDGE_EVERYTHING, "cache.enabled": False})
     checker = rag.support_checker
     assert isinstance(checker, JudgedSupportChecker)
     prompts: list[str] = []

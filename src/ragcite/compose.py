@@ -15,9 +15,12 @@ package's store or generator is chosen exactly like a built-in one.
 
 from __future__ import annotations
 
+import hashlib
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
+from urllib.parse import urlsplit
 
 from ragcite.config import GateSettings, GenerateSettings, Settings, default_store_path
 from ragcite.embed.base import Embedder
@@ -26,13 +29,17 @@ from ragcite.embed.minilm import MiniLMEmbedder
 from ragcite.errors import ConfigError, InputError
 from ragcite.generate.base import Generator
 from ragcite.generate.factory import build_generator
+from ragcite.index.cache import AnswerCache, ResilientAnswerCache
 from ragcite.index.postgres.url import redact_url
-from ragcite.index.store import Store
+from ragcite.index.redis_cache import RedisAnswerCache
+from ragcite.index.store import SearchFilters, Store
 from ragcite.llm.complete import LazyCompletion
 from ragcite.registry import STORES, find_builder, parse_spec, parse_store_url
 from ragcite.rerank.base import Reranker
 from ragcite.rerank.factory import build_reranker
 from ragcite.rerank.learned import LearnedReranker, load_model
+from ragcite.retrieve.fanout import CorpusSource
+from ragcite.retrieve.hybrid import HybridRetriever
 from ragcite.score.calibration import optional_calibration
 from ragcite.score.confidence import Calibration
 from ragcite.verify.support import JudgedSupportChecker, SupportChecker, build_support_checker
@@ -49,20 +56,46 @@ class Components:
     support_checker: SupportChecker
     calibration: Calibration | None
     read_store: Store | None = None
+    answer_cache: AnswerCache | None = None
 
 
 def compose(settings: Settings) -> Components:
-    """The store (and its read replica, `store_read`), embedder, support checker and
-    calibration map `settings` name."""
+    """The store (and its read replica, `store_read`), embedder, support checker,
+    calibration map and answer cache `settings` name."""
     embedder = make_embedder(settings)
     read = settings.store_read
+    store = make_store(settings.store, dimension=embedder.dimension)
     return Components(
-        store=make_store(settings.store, dimension=embedder.dimension),
+        store=store,
         embedder=embedder,
         support_checker=make_support_checker(settings, embedder),
         calibration=optional_calibration(settings.score.calibration_path),
         read_store=make_store(read, dimension=embedder.dimension) if read else None,
+        answer_cache=make_answer_cache(settings, store),
     )
+
+
+def make_answer_cache(settings: Settings, store: Store) -> AnswerCache | None:
+    """The answer cache `cache.*` names: None when disabled; the store's own table when
+    `cache.url` is unset (None for a store that keeps none); Redis for `redis://` URLs.
+    Whichever it is, a failing cache never fails an ask (`ResilientAnswerCache`).
+
+    >>> make_answer_cache(load_settings(overrides={"cache.url": "redis://localhost"}), store)
+    <ragcite.index.cache.ResilientAnswerCache object at ...>
+    """
+    cache = settings.cache
+    if not cache.enabled:
+        return None
+    if cache.url is None:
+        own = getattr(store, "answer_cache", None)
+        return ResilientAnswerCache(own) if isinstance(own, AnswerCache) else None
+    if urlsplit(cache.url).scheme not in ("redis", "rediss", "unix"):
+        raise ConfigError(
+            f"cache.url {cache.url!r}: only Redis is supported (redis://host:6379/0); unset "
+            "it to cache in the store"
+        )
+    namespace = hashlib.sha256(shown_store(settings.store).encode()).hexdigest()[:16]
+    return ResilientAnswerCache(RedisAnswerCache(cache.url, namespace=namespace))
 
 
 def make_store(location: str, *, dimension: int | None) -> Store:
@@ -173,3 +206,52 @@ def with_support_judge(
         below=gate.support_judge_below,
         above=gate.support_judge_above,
     )
+
+
+class CorpusRouter:
+    """Where each asked corpus is retrieved from: the collection's own retriever, or one
+    over the store `[corpora.NAME] store = "…"` names, opened on first use (under a lock:
+    the server asks from several threads) and closed with the collection."""
+
+    def __init__(self, settings: Settings, own: HybridRetriever) -> None:
+        self._settings = settings
+        self._own = own
+        self._opened: dict[str, HybridRetriever] = {}
+        self._opening = threading.Lock()
+
+    def sources(self, filters: SearchFilters) -> list[CorpusSource] | None:
+        """The sources to fan out over (several corpora, or one that `[corpora.NAME]` places
+        in another store); None when the collection's own retriever answers alone."""
+        asked = filters.corpora or ()
+        elsewhere = self._settings.corpora
+        if len(asked) < 2 and not self.asks_other_stores(filters):
+            return None
+        return [
+            CorpusSource(name, self._retriever(name), elsewhere[name].corpus)
+            if name in elsewhere
+            else CorpusSource(name, self._own)
+            for name in dict.fromkeys(asked)
+        ]
+
+    def asks_other_stores(self, filters: SearchFilters) -> bool:
+        return any(name in self._settings.corpora for name in filters.corpora or ())
+
+    def close(self) -> None:
+        with self._opening:
+            for retriever in self._opened.values():
+                retriever.store.close()
+            self._opened.clear()
+
+    def _retriever(self, name: str) -> HybridRetriever:
+        with self._opening:
+            if name not in self._opened:
+                store = make_store(
+                    self._settings.corpora[name].store, dimension=self._own.embedder.dimension
+                )
+                self._opened[name] = HybridRetriever(
+                    store,
+                    self._own.embedder,
+                    candidates=self._settings.retrieve.candidates_per_retriever,
+                    rrf_k=self._settings.retrieve.rrf_k,
+                )
+            return self._opened[name]

@@ -203,6 +203,26 @@ class CorpusSettings(_Section):
     corpus: str | None = None
 
 
+class CacheSettings(_Section):
+    """The answer cache: repeated questions answered from it while the corpus is unchanged."""
+
+    enabled: bool = True
+    # How long a cached answer is served (seconds); any ingest, delete or version change
+    # ends it sooner (the key holds the corpus version).
+    ttl_s: float = Field(default=86_400.0, gt=0.0)
+    # Unset: the store's own table. "redis://host:6379/0" (the `redis` extra): a Redis server.
+    url: str | None = None
+
+
+class LifecycleSettings(_Section):
+    """How documents age."""
+
+    # Citations to a document not verified (`ragcite documents verify ID`) for this many days
+    # (counted from its effective date, or when it was ingested, if it never was) carry a
+    # `stale_source` warning; 0 turns the check off.
+    stale_after_days: int = Field(default=365, ge=0)
+
+
 class Settings(_Section):
     # Where the collection lives: a SQLite file path or `sqlite:///PATH`, or a URL whose
     # scheme names a store backend (entry-point group `ragcite.stores`).
@@ -221,6 +241,8 @@ class Settings(_Section):
     ingest: IngestSettings = IngestSettings()
     server: ServerSettings = ServerSettings()
     corpora: dict[str, CorpusSettings] = {}
+    cache: CacheSettings = CacheSettings()
+    lifecycle: LifecycleSettings = LifecycleSettings()
 
     @model_validator(mode="before")
     @classmethod

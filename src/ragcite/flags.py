@@ -30,6 +30,10 @@ MESSAGES: dict[str, str] = {
     "generation_failed": "The answer generator failed: {reason}.",
     "instruction_in_source": "A source contains text addressed to an AI or a reader as an "
     "instruction ({display}); it was treated as data, never as a fact.",
+    "cached_answer": "This answer was cached {age} ago ({cached_at}); the documents have not "
+    "changed since.",
+    "stale_source": "A cited source may be out of date: {title} ({document_id}) {basis} "
+    "{date}, more than {days} days ago.",
 }
 
 

@@ -184,6 +184,9 @@ class CitedResponse(BaseModel):
     retrieval_timestamp: datetime = Field(default_factory=utc_now)
     corpus_version: str = ""
     timings_ms: dict[str, float] = Field(default_factory=dict)
+    # Set when the answer came from the answer cache: when it was computed, and its age.
+    cached_at: datetime | None = None
+    cache_age_s: float | None = None
 
     def chunk(self, chunk_id: str) -> SourceChunk | None:
         return next((c for c in self.source_chunks if c.chunk_id == chunk_id), None)

@@ -20,18 +20,19 @@ The backends come from `ragcite.compose` (the composition root), never built her
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
-from ragcite.compose import compose, make_generator, make_reranker, make_store
+from ragcite.compose import CorpusRouter, compose, make_generator, make_reranker
 from ragcite.config import Settings
 from ragcite.embed.base import Embedder
 from ragcite.errors import InputError, UnusableOutputError
 from ragcite.flags import flag
 from ragcite.generate.base import Generator
+from ragcite.index.cache import AnswerCache, answer_key, cacheable, served_from_cache
 from ragcite.index.indexer import FileOutcome, Indexer, IngestReport
 from ragcite.index.store import SearchFilters, Store
 from ragcite.ingest.types import DocumentMetadata
@@ -44,10 +45,19 @@ from ragcite.models import (
 )
 from ragcite.rerank.base import Reranker
 from ragcite.rerank.composite import rerank_chunks
-from ragcite.retrieve.fanout import CorpusSource, retrieve_corpora
+from ragcite.retrieve.fanout import retrieve_corpora
 from ragcite.retrieve.hybrid import HybridRetriever, RetrievalResult
 from ragcite.score.confidence import Calibration, score_answer
-from ragcite.trace import DEGRADED_TEXT, AskRecord, AskTrace, Attempt, elapsed_ms
+from ragcite.score.staleness import stale_source_flags, superseded_source_flags
+from ragcite.trace import (
+    DEGRADED_TEXT,
+    AskRecord,
+    AskTrace,
+    Attempt,
+    elapsed_ms,
+    sources_first,
+    timed,
+)
 from ragcite.verify.gate import verify_answer
 from ragcite.verify.support import SupportChecker
 
@@ -68,9 +78,11 @@ class Ragcite:
         support_checker: SupportChecker | None,
         calibration: Calibration | None = None,
         read_store: Store | None = None,
+        answer_cache: AnswerCache | None = None,
     ) -> None:
         """`read_store`: a read-only replica of `store` that retrieval reads from."""
         self.settings = settings
+        self.answer_cache = answer_cache
         self.store = store
         self.read_store = read_store
         self.embedder = embedder
@@ -84,8 +96,7 @@ class Ragcite:
             candidates=settings.retrieve.candidates_per_retriever,
             rrf_k=settings.retrieve.rrf_k,
         )
-        self._corpus_retrievers: dict[str, HybridRetriever] = {}
-        self._opening = threading.Lock()  # the server asks from several threads
+        self.corpora = CorpusRouter(settings, self.retriever)
 
     @classmethod
     def open(cls, settings: Settings, *, generator: Generator | None = None) -> Ragcite:
@@ -99,6 +110,7 @@ class Ragcite:
             support_checker=parts.support_checker,
             calibration=parts.calibration,
             read_store=parts.read_store,
+            answer_cache=parts.answer_cache,
         )
 
     @property
@@ -119,9 +131,7 @@ class Ragcite:
         self.store.close()
         if self.read_store is not None:
             self.read_store.close()
-        for retriever in self._corpus_retrievers.values():
-            retriever.store.close()
-        self._corpus_retrievers.clear()
+        self.corpora.close()
 
     # -- ingest -------------------------------------------------------------------------
 
@@ -179,46 +189,17 @@ class Ragcite:
         """Hybrid retrieval (one per corpus, concurrently, when several corpora or a corpus
         in another store are asked), and its chunks reranked: the best k by composite."""
         k, filters = k or self.settings.retrieve.top_k, filters or self.filters()
-        sources = self.corpus_sources(filters)
-        with _timed(timings, "retrieve"):
+        sources = self.corpora.sources(filters)
+        with timed(timings, "retrieve"):
             if sources is None:
                 retrieved = self.retriever.retrieve(query, k, filters)
             else:
                 retrieved = retrieve_corpora(sources, query, k, filters)
-        with _timed(timings, "rerank"):
+        with timed(timings, "rerank"):
             outcome = rerank_chunks(query, retrieved.chunks, self.reranker, self.settings.rerank)
         if sources is None or len(sources) == 1:
             return retrieved, outcome.chunks[:k]
         return retrieved, [c.model_copy(update={"show_corpus": True}) for c in outcome.chunks[:k]]
-
-    def corpus_sources(self, filters: SearchFilters) -> list[CorpusSource] | None:
-        """Where each asked corpus is retrieved from, when the fan-out is needed: several
-        corpora, or one that `[corpora.NAME]` places in another store; else None."""
-        asked = filters.corpora or ()
-        elsewhere = self.settings.corpora
-        if len(asked) < 2 and not any(name in elsewhere for name in asked):
-            return None
-        return [
-            CorpusSource(name, self._corpus_retriever(name), elsewhere[name].corpus)
-            if name in elsewhere
-            else CorpusSource(name, self.retriever)
-            for name in dict.fromkeys(asked)
-        ]
-
-    def _corpus_retriever(self, name: str) -> HybridRetriever:
-        """The retriever over the store `[corpora.NAME]` names, opened on first use."""
-        with self._opening:
-            return self._corpus_retrievers.get(name) or self._open_corpus_retriever(name)
-
-    def _open_corpus_retriever(self, name: str) -> HybridRetriever:
-        store = make_store(self.settings.corpora[name].store, dimension=self.embedder.dimension)
-        self._corpus_retrievers[name] = HybridRetriever(
-            store,
-            self.embedder,
-            candidates=self.settings.retrieve.candidates_per_retriever,
-            rrf_k=self.settings.retrieve.rrf_k,
-        )
-        return self._corpus_retrievers[name]
 
     def ask(
         self,
@@ -228,8 +209,42 @@ class Ragcite:
         filters: SearchFilters | None = None,
         generator: Generator | None = None,
     ) -> CitedResponse:
-        """Answer `query` with verified, cited claims (see the module docstring)."""
-        return self.ask_traced(query, k=k, filters=filters, generator=generator).response
+        """Answer `query` with verified, cited claims (see the module docstring).
+
+        The same question (whitespace and case aside) from a reader with the same access,
+        under the same settings and corpus version, is answered from the answer cache
+        (`cache.*`) for `cache.ttl_s`, re-labelled with its age (`cached_at`, `cache_age_s`,
+        the `cached_answer` flag). A `generator` passed here bypasses the cache.
+        """
+        if self.answer_cache is None or generator is not None:
+            return self.ask_traced(query, k=k, filters=filters, generator=generator).response
+        started = time.perf_counter()
+        query, filters = _checked_query(query), filters or self.filters()
+        key = partial(self._answer_key, query, k or self.settings.retrieve.top_k, filters)
+        cached = self.answer_cache.get(key(self.store.corpus_version()))
+        if cached is not None:
+            response = served_from_cache(cached, query, datetime.now(UTC), elapsed_ms(started))
+            return self._restaled(response)
+        response = self.ask_traced(query, k=k, filters=filters).response
+        if cacheable(response):
+            version = response.corpus_version  # read before retrieval: never newer than it
+            self.answer_cache.put(
+                key(version),
+                response.model_dump_json(),
+                corpus_version=version,
+                ttl_s=self.settings.cache.ttl_s,
+            )
+        return response
+
+    def _answer_key(self, query: str, k: int, filters: SearchFilters, corpus_version: str) -> str:
+        return answer_key(
+            query,
+            corpus_version=corpus_version,
+            settings=self.settings,
+            k=k,
+            filters=filters,
+            model_id=self.generator.model_id,
+        )
 
     def ask_traced(
         self,
@@ -239,7 +254,8 @@ class Ragcite:
         filters: SearchFilters | None = None,
         generator: Generator | None = None,
     ) -> AskTrace:
-        """`ask`, with what each stage produced on the way (see `AskTrace`).
+        """`ask`, with what each stage produced on the way (see `AskTrace`); it never
+        reads or writes the answer cache, so what it traces was computed now.
 
         >>> trace = rag.ask_traced("How long do we keep customer PII?")
         >>> trace.reranked == trace.response.source_chunks, trace.final.gate.passed
@@ -250,16 +266,13 @@ class Ragcite:
         generator = generator or self.generator
         asked = AskRecord(query, generator.model_id, self.store.corpus_version(), {}, started)
         filters = filters or self.filters()
-        if self.store.counts().chunks == 0 and not self._asks_other_stores(filters):
+        if self.store.counts().chunks == 0 and not self.corpora.asks_other_stores(filters):
             return asked.empty_store()
         asked.retrieved, chunks = self._retrieve(query, k, filters, asked.timings)
         asked.reranked = chunks
         if not chunks:
             return asked.unanswerable([], [flag("no_documents_retrieved")])
         return self._ladder(asked, chunks, generator)
-
-    def _asks_other_stores(self, filters: SearchFilters) -> bool:
-        return any(name in self.settings.corpora for name in filters.corpora or ())
 
     # -- the fallback ladder -----------------------------------------------------------------
 
@@ -283,11 +296,10 @@ class Ragcite:
         flags += [*gate.flags, *gate.source_flags]
         if self._needs_degrading(attempt):
             flags.append(flag("degraded_to_sources"))
-            return asked.unanswerable(
-                _sources_first(chunks, gate.claims), flags, text=DEGRADED_TEXT
-            )
+            return asked.unanswerable(sources_first(chunks, gate.claims), flags, text=DEGRADED_TEXT)
         flags += attempt.scored.flags
-        flags += _superseded_flags(attempt.scored.claims, chunks)
+        flags += superseded_source_flags(attempt.scored.claims, chunks)
+        flags += self._stale_flags(attempt.scored.claims, chunks)
         return asked.answered(attempt, chunks, flags)
 
     def _attempt(
@@ -301,19 +313,19 @@ class Ragcite:
     ) -> Attempt:
         """One rung: generate, verify and score, each timed as `<stage><step>`."""
         timings = asked.timings
-        with _timed(timings, "generate" + step):
+        with timed(timings, "generate" + step):
             try:
                 draft = generator.generate(asked.query, chunks, violations=violations)
             except UnusableOutputError as exc:  # a bad answer, unlike an unreachable server
                 return asked.attempted(Attempt(error=str(exc)))
-        with _timed(timings, "verify" + step):
+        with timed(timings, "verify" + step):
             gate = verify_answer(
                 draft,
                 chunks,
                 support_checker=self.support_checker,
                 policy=self.settings.gate.policy,
             )
-        with _timed(timings, "score" + step):
+        with timed(timings, "score" + step):
             scored = score_answer(
                 gate.claims,
                 chunks,
@@ -322,6 +334,19 @@ class Ragcite:
                 self_reported=[c.attribution_confidence or None for c in gate.claims],
             )
         return asked.attempted(Attempt(draft, gate, scored))
+
+    def _stale_flags(
+        self, claims: list[CitedClaim], chunks: list[SourceChunk]
+    ) -> list[WarningFlag]:
+        days = self.settings.lifecycle.stale_after_days
+        today = datetime.now(UTC).date()
+        return stale_source_flags(claims, chunks, self.store.latest_version, days, today=today)
+
+    def _restaled(self, response: CitedResponse) -> CitedResponse:
+        """A cached response with its `stale_source` flags as of today."""
+        kept = [f for f in response.warning_flags if f.code != "stale_source"]
+        stale = self._stale_flags(response.cited_claims, response.source_chunks)
+        return response.model_copy(update={"warning_flags": kept + stale})
 
     def _needs_retry(self, attempt: Attempt) -> bool:
         if attempt.error is not None:
@@ -366,27 +391,3 @@ def _checked_query(query: str) -> str:
             f"the question is {len(query)} characters long; the limit is {MAX_QUERY_CHARS}"
         )
     return query
-
-
-def _superseded_flags(claims: list[CitedClaim], chunks: list[SourceChunk]) -> list[WarningFlag]:
-    by_id = {c.chunk_id: c for c in chunks}
-    return [
-        flag("superseded_source", display=by_id[i].display)
-        for i in dict.fromkeys(i for c in claims for i in c.source_chunk_ids)
-        if i in by_id and by_id[i].document_status is DocumentStatus.SUPERSEDED
-    ]
-
-
-def _sources_first(chunks: list[SourceChunk], claims: list[CitedClaim]) -> list[SourceChunk]:
-    """`chunks` with those cited by verified claims first: the best sources to show."""
-    cited = {i for c in claims if c.verified for i in c.source_chunk_ids}
-    return sorted(chunks, key=lambda c: c.chunk_id not in cited)
-
-
-@contextmanager
-def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
-    started = time.perf_counter()
-    try:
-        yield
-    finally:
-        timings[stage] = elapsed_ms(started)

@@ -13,10 +13,13 @@ rankings, drafts and gate results in it, so it measures exactly what `ask` did.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ragcite.flags import flag
 from ragcite.models import (
+    CitedClaim,
     CitedResponse,
     ConfidenceLabel,
     DraftAnswer,
@@ -149,3 +152,19 @@ def _unique(flags: list[WarningFlag]) -> list[WarningFlag]:
 
 def elapsed_ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 2)
+
+
+def sources_first(chunks: list[SourceChunk], claims: list[CitedClaim]) -> list[SourceChunk]:
+    """`chunks` with those cited by verified claims first: the best sources to show."""
+    cited = {i for c in claims if c.verified for i in c.source_chunk_ids}
+    return sorted(chunks, key=lambda c: c.chunk_id not in cited)
+
+
+@contextmanager
+def timed(timings: dict[str, float], stage: str) -> Iterator[None]:
+    """Time the block into `timings[stage]` (ms)."""
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        timings[stage] = elapsed_ms(started)

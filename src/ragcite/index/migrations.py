@@ -87,9 +87,24 @@ CREATE UNIQUE INDEX api_keys_active_name ON api_keys (name) WHERE revoked_at IS 
 """
 """API keys (index/keys.py): only each token's SHA-256 is kept; one active key per name."""
 
+M010_ANSWER_CACHE = """
+DROP TABLE IF EXISTS answer_cache;
+CREATE TABLE answer_cache (
+    key TEXT PRIMARY KEY,
+    corpus_version TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    expires_at REAL NOT NULL,
+    response_json TEXT NOT NULL
+);
+CREATE INDEX answer_cache_expiry ON answer_cache (expires_at);
+"""
+"""The answer cache (index/sqlite_cache.py). m001's table was never written to; this one
+also records each answer's corpus version, so answers of older versions can be dropped."""
+
 MIGRATIONS: list[tuple[str, str]] = [
     ("m001_create_tables", M001_CREATE_TABLES),
     ("m002_api_keys", M002_API_KEYS),
+    ("m010_answer_cache", M010_ANSWER_CACHE),
 ]
 
 

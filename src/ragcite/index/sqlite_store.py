@@ -17,16 +17,19 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from ragcite.errors import NotFoundError, StoreError
+from ragcite.index.cache import AnswerCache
 from ragcite.index.feedback import FeedbackStore
 from ragcite.index.keys import KeyStore
 from ragcite.index.keyword_query import fts_query
+from ragcite.index.sqlite_cache import SQLiteAnswerCache
 from ragcite.index.sqlite_db import SQLiteDatabase, bump_generation, stored_dimension
 from ragcite.index.sqlite_feedback import SQLiteFeedbackStore
 from ragcite.index.sqlite_filters import filter_sql, readable_sql
@@ -86,6 +89,7 @@ class SQLiteStore:
         self._dense = DenseIndex(self._db)
         self.feedback: FeedbackStore = SQLiteFeedbackStore(self._db)
         self.keys: KeyStore = SQLiteKeyStore(self._db)
+        self.answer_cache: AnswerCache = SQLiteAnswerCache(self._db)
 
     @property
     def dimension(self) -> int | None:
@@ -117,6 +121,19 @@ class SQLiteStore:
         if not count and self.latest_version(document_id) is None:
             raise NotFoundError(f"no document with id '{document_id}' in the store")
         return count
+
+    def mark_verified(self, document_id: str, when: datetime) -> Document:
+        with self._db.transaction() as db:
+            found = db.execute(
+                "UPDATE documents SET last_verified = ? WHERE document_id = ? AND version = "
+                "(SELECT MAX(version) FROM documents WHERE document_id = ? AND status = ?)",
+                (when.isoformat(), document_id, document_id, DocumentStatus.ACTIVE),
+            ).rowcount
+            if found:
+                bump_generation(db)
+        if not found:
+            raise NotFoundError(f"no active document with id '{document_id}' in the store")
+        return cast(Document, self.latest_version(document_id))
 
     # -- reading documents ---------------------------------------------------------
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol
 
 import numpy as np
@@ -125,6 +126,12 @@ class Store(Protocol):
     def delete_document(self, document_id: str) -> int:
         """Mark every version deleted (kept for audit, never searched); return how many.
         NotFoundError for a document the store never held."""
+        ...
+
+    def mark_verified(self, document_id: str, when: datetime) -> Document:
+        """Record that the document's version in force (its newest active one) was checked
+        and found current at `when`; return it as stored. Moves the corpus version.
+        NotFoundError when the store holds no active version of it."""
         ...
 
     def document_text(

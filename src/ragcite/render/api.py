@@ -114,6 +114,8 @@ def response_json(response: CitedResponse) -> dict[str, Any]:
         "corpus_version": response.corpus_version,
         "retrieved_at": response.retrieval_timestamp.isoformat(),
         "timings_ms": response.timings_ms,
+        "cached_at": response.cached_at.isoformat() if response.cached_at else None,
+        "cache_age_s": response.cache_age_s,
     }
 
 

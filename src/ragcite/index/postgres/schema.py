@@ -133,11 +133,28 @@ def _m004_api_keys(dimension: int) -> sql.Composed | sql.SQL:
     )
 
 
+def _m010_answer_cache(dimension: int) -> sql.Composed | sql.SQL:
+    # The answer cache (postgres/cache.py): each answer with its corpus version and expiry.
+    return sql.SQL(
+        """
+        CREATE TABLE ragcite_answer_cache (
+            key TEXT PRIMARY KEY,
+            corpus_version TEXT NOT NULL,
+            created_at TIMESTAMPTZ NOT NULL,
+            expires_at TIMESTAMPTZ NOT NULL,
+            response_json TEXT NOT NULL
+        );
+        CREATE INDEX ragcite_answer_cache_expiry ON ragcite_answer_cache (expires_at);
+        """
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[int], sql.Composed | sql.SQL]]] = [
     ("m001_create_tables", _m001_create_tables),
     ("m002_text_search", _m002_text_search),
     ("m003_hnsw_index", _m003_hnsw_index),
     ("m004_api_keys", _m004_api_keys),
+    ("m010_answer_cache", _m010_answer_cache),
 ]
 
 

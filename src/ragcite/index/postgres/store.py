@@ -17,15 +17,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from datetime import datetime
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from ragcite.errors import NotFoundError, StoreError
+from ragcite.index.cache import AnswerCache
 from ragcite.index.feedback import FeedbackStore
 from ragcite.index.keys import KeyStore
 from ragcite.index.postgres import search
+from ragcite.index.postgres.cache import PostgresAnswerCache
 from ragcite.index.postgres.db import PostgresDatabase, bump_generation
 from ragcite.index.postgres.feedback import PostgresFeedbackStore
 from ragcite.index.postgres.filters import readable_sql
@@ -64,6 +67,7 @@ class PostgresStore:
         self._dimension = stored if stored is not None else dimension
         self.feedback: FeedbackStore = PostgresFeedbackStore(self._db)
         self.keys: KeyStore = PostgresKeyStore(self._db)
+        self.answer_cache: AnswerCache = PostgresAnswerCache(self._db)
 
     @property
     def dimension(self) -> int | None:
@@ -94,6 +98,20 @@ class PostgresStore:
         if not count and self.latest_version(document_id) is None:
             raise NotFoundError(f"no document with id '{document_id}' in the store")
         return count
+
+    def mark_verified(self, document_id: str, when: datetime) -> Document:
+        with self._db.transaction() as conn:
+            found = conn.execute(
+                "UPDATE ragcite_documents SET last_verified = %s WHERE document_id = %s AND "
+                "version = (SELECT MAX(version) FROM ragcite_documents WHERE document_id = %s "
+                "AND status = %s)",
+                (when, document_id, document_id, str(DocumentStatus.ACTIVE)),
+            ).rowcount
+            if found:
+                bump_generation(conn)
+        if not found:
+            raise NotFoundError(f"no active document with id '{document_id}' in the store")
+        return cast(Document, self.latest_version(document_id))
 
     # -- reading documents ---------------------------------------------------------
 

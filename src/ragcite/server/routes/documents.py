@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse
 from ragcite.errors import InputError, NotFoundError
 from ragcite.ingest.types import DocumentMetadata
 from ragcite.render.api import source_json
+from ragcite.score.staleness import stale_documents
 from ragcite.server import deps
 from ragcite.server.uploads import ingest_upload, safe_filename
 from ragcite.server.views import document_json, document_text_json, documents_json
@@ -24,9 +25,15 @@ def list_documents(
     rag: deps.Rag,
     caller: deps.Caller,
     corpus: Annotated[str | None, Query(description="Only this corpus.")] = None,
+    stale: Annotated[
+        bool,
+        Query(description="Only active documents not verified for lifecycle.stale_after_days."),
+    ] = False,
 ) -> dict[str, Any]:
     """The documents the caller may read (an admin key: all of them, deleted ones too)."""
     found = rag.store.list_documents(corpus, access_groups=caller.access_groups)
+    if stale:
+        found = stale_documents(found, rag.settings.lifecycle.stale_after_days)
     return {"documents": documents_json(found)}
 
 
