@@ -114,7 +114,8 @@ class SourceChunk(BaseModel):
     reranker_score: Score = 0.0
     composite_confidence: Score = 0.0
     # Set on the chunks of an answer drawn from several corpora: the display names the corpus.
-    show_corpus: bool = Field(default=False, exclude=True)
+    # Serialised, so an answer served from the answer cache names it too.
+    show_corpus: bool = False
 
     @property
     def display(self) -> str:
