@@ -154,6 +154,8 @@ class CitedClaim(BaseModel):
     attribution_confidence: Score = 0.0
     # Set by the score stage from the settings' label floors (`score.high_from`, ...).
     confidence_label: ConfidenceLabel | None = None
+    # Why the claim got its label, in words a reader understands (set by the score stage).
+    confidence_reason: str = ""
     is_synthesized: bool = False
     verified: bool = False
 
@@ -176,10 +178,14 @@ class CitedResponse(BaseModel):
     query: str
     answer_text: str
     answerable: bool
+    # A stable ID for this answer, used to save, re-check and give feedback on it.
+    answer_id: str = ""
     cited_claims: list[CitedClaim] = Field(default_factory=list)
     source_chunks: list[SourceChunk] = Field(default_factory=list)
     overall_confidence: Score = 0.0
     confidence_label: ConfidenceLabel = ConfidenceLabel.VERY_LOW
+    # Why the answer got its label, in words ("3 exact quotes, all supported by their sources").
+    confidence_reason: str = ""
     warning_flags: list[WarningFlag] = Field(default_factory=list)
     model_id: str = ""
     retrieval_timestamp: datetime = Field(default_factory=utc_now)
