@@ -101,10 +101,21 @@ CREATE INDEX answer_cache_expiry ON answer_cache (expires_at);
 """The answer cache (index/sqlite_cache.py). m001's table was never written to; this one
 also records each answer's corpus version, so answers of older versions can be dropped."""
 
+M030_CORPUS_ACCESS = """
+CREATE TABLE corpus_access (
+    corpus TEXT PRIMARY KEY,
+    groups TEXT NOT NULL DEFAULT '[]',
+    updated_at TEXT NOT NULL
+);
+"""
+"""Corpus access groups (index/corpus_access.py), applied in every query with the
+documents' own groups (sqlite_filters.py)."""
+
 MIGRATIONS: list[tuple[str, str]] = [
     ("m001_create_tables", M001_CREATE_TABLES),
     ("m002_api_keys", M002_API_KEYS),
     ("m010_answer_cache", M010_ANSWER_CACHE),
+    ("m030_corpus_access", M030_CORPUS_ACCESS),
 ]
 
 

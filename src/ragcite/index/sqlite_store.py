@@ -26,10 +26,12 @@ import numpy.typing as npt
 
 from ragcite.errors import NotFoundError, StoreError
 from ragcite.index.cache import AnswerCache
+from ragcite.index.corpus_access import CorpusAccessStore
 from ragcite.index.feedback import FeedbackStore
 from ragcite.index.keys import KeyStore
 from ragcite.index.keyword_query import fts_query
 from ragcite.index.sqlite_cache import SQLiteAnswerCache
+from ragcite.index.sqlite_corpus_access import SQLiteCorpusAccess
 from ragcite.index.sqlite_db import SQLiteDatabase, bump_generation, stored_dimension
 from ragcite.index.sqlite_feedback import SQLiteFeedbackStore
 from ragcite.index.sqlite_filters import filter_sql, readable_sql
@@ -89,6 +91,7 @@ class SQLiteStore:
         self._dense = DenseIndex(self._db)
         self.feedback: FeedbackStore = SQLiteFeedbackStore(self._db)
         self.keys: KeyStore = SQLiteKeyStore(self._db)
+        self.corpus_acl: CorpusAccessStore = SQLiteCorpusAccess(self._db)
         self.answer_cache: AnswerCache = SQLiteAnswerCache(self._db)
 
     @property

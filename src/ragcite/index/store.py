@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Protocol
 
 import numpy as np
@@ -34,13 +34,27 @@ class SearchFilters:
     """Which chunks a search may return.
 
     `corpora` None means every corpus; `access_groups` None means no access check,
-    otherwise a document is readable when it has no access list or shares a group.
+    otherwise a chunk is readable when its document and its corpus each have no access
+    list or share a group with the reader (`corpus_access`).
+
+    Which version of each document (within `statuses`): `as_of`, the version in force on
+    that date (from its `effective_date` until the next version's; a document without
+    dates is in force while active); `version`, that version number; `previous_version`,
+    the newest superseded version.
     """
 
     corpora: tuple[str, ...] | None = None
     statuses: tuple[DocumentStatus, ...] = (DocumentStatus.ACTIVE,)
     access_groups: tuple[str, ...] | None = None
     document_ids: tuple[str, ...] | None = None
+    as_of: date | None = None
+    version: int | None = None
+    previous_version: bool = False
+
+    @property
+    def scopes_versions(self) -> bool:
+        """Whether a version is chosen by date or number rather than by status alone."""
+        return self.as_of is not None or self.version is not None or self.previous_version
 
 
 @dataclass(frozen=True)

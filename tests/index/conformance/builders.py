@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 import numpy as np
 import numpy.typing as npt
 
@@ -40,6 +42,7 @@ def version(
     status: DocumentStatus = DocumentStatus.ACTIVE,
     pages: tuple[PageSpan, ...] = (),
     title: str | None = None,
+    effective_date: date | None = None,
 ) -> NewVersion:
     """A version whose chunks are `texts`, joined by blank lines into the document text.
 
@@ -54,6 +57,7 @@ def version(
         content_sha256=sha or f"{doc_id}-{number}",
         access=access,
         status=status,
+        effective_date=effective_date,
     )
     chunks, offset = [], 0
     for i, text in enumerate(texts):

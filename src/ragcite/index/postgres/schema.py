@@ -149,12 +149,26 @@ def _m010_answer_cache(dimension: int) -> sql.Composed | sql.SQL:
     )
 
 
+def _m030_corpus_access(dimension: int) -> sql.Composed | sql.SQL:
+    # Corpus access groups (postgres/corpus_access.py), applied in every query (filters.py).
+    return sql.SQL(
+        """
+        CREATE TABLE ragcite_corpus_access (
+            corpus TEXT PRIMARY KEY,
+            groups TEXT[] NOT NULL DEFAULT '{}',
+            updated_at TIMESTAMPTZ NOT NULL
+        );
+        """
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[int], sql.Composed | sql.SQL]]] = [
     ("m001_create_tables", _m001_create_tables),
     ("m002_text_search", _m002_text_search),
     ("m003_hnsw_index", _m003_hnsw_index),
     ("m004_api_keys", _m004_api_keys),
     ("m010_answer_cache", _m010_answer_cache),
+    ("m030_corpus_access", _m030_corpus_access),
 ]
 
 

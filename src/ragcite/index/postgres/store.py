@@ -25,10 +25,12 @@ import numpy.typing as npt
 
 from ragcite.errors import NotFoundError, StoreError
 from ragcite.index.cache import AnswerCache
+from ragcite.index.corpus_access import CorpusAccessStore
 from ragcite.index.feedback import FeedbackStore
 from ragcite.index.keys import KeyStore
 from ragcite.index.postgres import search
 from ragcite.index.postgres.cache import PostgresAnswerCache
+from ragcite.index.postgres.corpus_access import PostgresCorpusAccess
 from ragcite.index.postgres.db import PostgresDatabase, bump_generation
 from ragcite.index.postgres.feedback import PostgresFeedbackStore
 from ragcite.index.postgres.filters import readable_sql
@@ -67,6 +69,7 @@ class PostgresStore:
         self._dimension = stored if stored is not None else dimension
         self.feedback: FeedbackStore = PostgresFeedbackStore(self._db)
         self.keys: KeyStore = PostgresKeyStore(self._db)
+        self.corpus_acl: CorpusAccessStore = PostgresCorpusAccess(self._db)
         self.answer_cache: AnswerCache = PostgresAnswerCache(self._db)
 
     @property
