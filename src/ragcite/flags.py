@@ -32,6 +32,11 @@ MESSAGES: dict[str, str] = {
     "instruction ({display}); it was treated as data, never as a fact.",
     "cached_answer": "This answer was cached {age} ago ({cached_at}); the documents have not "
     "changed since.",
+    "answered_from_version": "Answered from an older version: {title} version {version}, in "
+    "force from {since} until {until}; it has been superseded (the current version is "
+    "{latest}).",
+    "superseded_answer": "Superseded: the {label} version ({title} version {version}) says: "
+    "{answer}",
     "stale_source": "A cited source may be out of date: {title} ({document_id}) {basis} "
     "{date}, more than {days} days ago.",
 }

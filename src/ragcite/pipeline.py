@@ -22,46 +22,43 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
+from dataclasses import replace
+from datetime import UTC, date, datetime
 from functools import partial
 from pathlib import Path
 
 from ragcite.compose import CorpusRouter, compose, make_generator, make_reranker
 from ragcite.config import Settings
 from ragcite.embed.base import Embedder
-from ragcite.errors import InputError, UnusableOutputError
+from ragcite.errors import UnusableOutputError
 from ragcite.flags import flag
 from ragcite.generate.base import Generator
 from ragcite.index.cache import AnswerCache, answer_key, cacheable, served_from_cache
 from ragcite.index.indexer import FileOutcome, Indexer, IngestReport
 from ragcite.index.store import SearchFilters, Store
 from ragcite.ingest.types import DocumentMetadata
-from ragcite.models import (
-    CitedClaim,
-    CitedResponse,
-    DocumentStatus,
-    SourceChunk,
-    WarningFlag,
-)
+from ragcite.models import CitedClaim, CitedResponse, DocumentStatus, SourceChunk, WarningFlag
 from ragcite.rerank.base import Reranker
 from ragcite.rerank.composite import rerank_chunks
 from ragcite.retrieve.fanout import retrieve_corpora
 from ragcite.retrieve.hybrid import HybridRetriever, RetrievalResult
+from ragcite.retrieve.versions import LIVE, current_filters, version_scope
 from ragcite.score.confidence import Calibration, score_answer
 from ragcite.score.staleness import stale_source_flags, superseded_source_flags
+from ragcite.score.versions import beside_current
+from ragcite.text.time_refs import without_reference
 from ragcite.trace import (
     DEGRADED_TEXT,
     AskRecord,
     AskTrace,
     Attempt,
+    checked_query,
     elapsed_ms,
     sources_first,
     timed,
 )
 from ragcite.verify.gate import verify_answer
 from ragcite.verify.support import SupportChecker
-
-MAX_QUERY_CHARS = 2000
 
 
 class Ragcite:
@@ -166,7 +163,11 @@ class Ragcite:
         corpora: tuple[str, ...] | None = None,
         access_groups: tuple[str, ...] | None = None,
         include_superseded: bool | None = None,
+        as_of: date | None = None,
     ) -> SearchFilters:
+        """`as_of`: the versions in force on that date, superseded or not."""
+        if as_of is not None:
+            return SearchFilters(corpora, LIVE, access_groups, as_of=as_of)
         superseded = (
             self.settings.retrieve.include_superseded
             if include_superseded is None
@@ -180,7 +181,7 @@ class Ragcite:
     ) -> tuple[list[SourceChunk], dict[str, float]]:
         """Retrieved and reranked chunks (best composite first) with stage timings in ms."""
         timings: dict[str, float] = {}
-        _, chunks = self._retrieve(_checked_query(query), k, filters, timings)
+        _, chunks = self._retrieve(checked_query(query), k, filters, timings)
         return chunks, timings
 
     def _retrieve(
@@ -219,7 +220,7 @@ class Ragcite:
         if self.answer_cache is None or generator is not None:
             return self.ask_traced(query, k=k, filters=filters, generator=generator).response
         started = time.perf_counter()
-        query, filters = _checked_query(query), filters or self.filters()
+        query, filters = checked_query(query), filters or self.filters()
         key = partial(self._answer_key, query, k or self.settings.retrieve.top_k, filters)
         cached = self.answer_cache.get(key(self.store.corpus_version()))
         if cached is not None:
@@ -261,11 +262,26 @@ class Ragcite:
         >>> trace.reranked == trace.response.source_chunks, trace.final.gate.passed
         (True, True)
         """
-        started = time.perf_counter()
-        query = _checked_query(query)
-        generator = generator or self.generator
-        asked = AskRecord(query, generator.model_id, self.store.corpus_version(), {}, started)
-        filters = filters or self.filters()
+        query, filters = checked_query(query), filters or self.filters()
+        scoped, reference = version_scope(query, filters)
+        trace = self._answer_traced(query, k, scoped, generator or self.generator)
+        if not scoped.scopes_versions or not trace.response.answerable:
+            return trace
+        gen, now = generator or self.generator, without_reference(query, reference)
+        response = beside_current(
+            trace.response,
+            self.store,
+            scoped,
+            lambda ids: self._answer_traced(now, k, current_filters(scoped, ids), gen).response,
+        )
+        return replace(trace, response=response)
+
+    def _answer_traced(
+        self, query: str, k: int | None, filters: SearchFilters, generator: Generator
+    ) -> AskTrace:
+        asked = AskRecord(
+            query, generator.model_id, self.store.corpus_version(), {}, time.perf_counter()
+        )
         if self.store.counts().chunks == 0 and not self.corpora.asks_other_stores(filters):
             return asked.empty_store()
         asked.retrieved, chunks = self._retrieve(query, k, filters, asked.timings)
@@ -378,16 +394,3 @@ class Ragcite:
                 "the answer directly"
             )
         return violations
-
-
-def _checked_query(query: str) -> str:
-    query = (query or "").strip()
-    if not query:
-        raise InputError(
-            'the question is empty: ask something, e.g. ragcite ask "How long is parental leave?"'
-        )
-    if len(query) > MAX_QUERY_CHARS:
-        raise InputError(
-            f"the question is {len(query)} characters long; the limit is {MAX_QUERY_CHARS}"
-        )
-    return query

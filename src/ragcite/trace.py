@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from ragcite.errors import InputError
 from ragcite.flags import flag
 from ragcite.models import (
     CitedClaim,
@@ -36,6 +37,7 @@ DEGRADED_TEXT = (
 )
 EMPTY_STORE_TEXT = "The store holds no documents yet: add some with `ragcite ingest PATH`."
 NEAREST_SOURCES = 3
+MAX_QUERY_CHARS = 2000
 
 
 @dataclass
@@ -168,3 +170,17 @@ def timed(timings: dict[str, float], stage: str) -> Iterator[None]:
         yield
     finally:
         timings[stage] = elapsed_ms(started)
+
+
+def checked_query(query: str) -> str:
+    """`query` stripped; InputError when it is empty or too long."""
+    query = (query or "").strip()
+    if not query:
+        raise InputError(
+            'the question is empty: ask something, e.g. ragcite ask "How long is parental leave?"'
+        )
+    if len(query) > MAX_QUERY_CHARS:
+        raise InputError(
+            f"the question is {len(query)} characters long; the limit is {MAX_QUERY_CHARS}"
+        )
+    return query

@@ -102,6 +102,9 @@ def answer_key(
         "model_id": model_id,
         "scope": access_scope(filters.access_groups),
     }
+    if filters.scopes_versions:  # an explicit date or version (`ask --as-of`)
+        as_of = filters.as_of.isoformat() if filters.as_of else None
+        parts["versions"] = [as_of, filters.version, filters.previous_version]
     text = json.dumps(parts, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()
 

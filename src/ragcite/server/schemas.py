@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
-from ragcite.pipeline import MAX_QUERY_CHARS
+from ragcite.trace import MAX_QUERY_CHARS
 
 EMPTY_QUESTION = 'the question is empty: ask something, e.g. "How long is parental leave?"'
 

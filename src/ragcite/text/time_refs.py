@@ -107,12 +107,15 @@ def parse_time_reference(question: str, *, today: date | None = None) -> TimeRef
     return None
 
 
-def without_reference(question: str, reference: TimeReference) -> str:
-    """`question` with the reference's words taken out (to ask the current version).
+def without_reference(question: str, reference: TimeReference | None) -> str:
+    """`question` with the reference's words taken out (to ask the current version);
+    `question` itself when there is no reference.
 
     >>> without_reference("How long were backups kept in 2019?", TimeReference("in 2019"))
     'How long were backups kept?'
     """
+    if reference is None:
+        return question
     pattern = r"\s*\b(?:in|under|as\s+of|on|from|of|during)?\s*" + re.escape(reference.phrase)
     stripped = re.sub(pattern, " ", question, count=1, flags=re.IGNORECASE)
     stripped = re.sub(r"\s+([?.!,])", r"\1", stripped)
