@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 
 import click
 
@@ -30,6 +31,12 @@ reranker_option = click.option(
 )
 @click.option("--include-superseded", is_flag=True, help="Also search superseded versions.")
 @click.option(
+    "--as-of",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    help="Answer from the versions in force on this date (YYYY-MM-DD), superseded or not. "
+    'A question that names a date or version ("in 2019", "v1") does this by itself.',
+)
+@click.option(
     "--llm",
     metavar="SPEC",
     help="Generator: extractive (default), openai:MODEL, anthropic:MODEL, "
@@ -51,6 +58,7 @@ def ask(
     top_k: int | None,
     corpora: tuple[str, ...],
     include_superseded: bool,
+    as_of: datetime | None,
     llm: str | None,
     reranker: str | None,
     support_judge: str | None,
@@ -68,6 +76,7 @@ def ask(
         corpora=corpora or None,
         access_groups=access_groups,
         include_superseded=include_superseded or None,
+        as_of=as_of.date() if as_of else None,
     )
     response = rag.ask(question, k=top_k, filters=filters)
     if as_json:
@@ -87,6 +96,12 @@ def ask(
     help="Only this corpus; repeat it to search several, each on its own and concurrently.",
 )
 @click.option("--include-superseded", is_flag=True, help="Also search superseded versions.")
+@click.option(
+    "--as-of",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    help="Answer from the versions in force on this date (YYYY-MM-DD), superseded or not. "
+    'A question that names a date or version ("in 2019", "v1") does this by itself.',
+)
 @reranker_option
 @as_groups_option
 @click.pass_obj
@@ -97,6 +112,7 @@ def search(
     top_k: int | None,
     corpora: tuple[str, ...],
     include_superseded: bool,
+    as_of: datetime | None,
     reranker: str | None,
     access_groups: tuple[str, ...] | None,
 ) -> None:
@@ -108,6 +124,7 @@ def search(
         corpora=corpora or None,
         access_groups=access_groups,
         include_superseded=include_superseded or None,
+        as_of=as_of.date() if as_of else None,
     )
     chunks, timings = rag.search(query, k=top_k, filters=filters)
     if as_json:

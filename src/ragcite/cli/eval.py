@@ -173,7 +173,12 @@ for _part, _help in (
     ),
     ("abstention", "Precision/recall/F1 of `answerable` against the labels."),
     ("calibration", "ECE, Brier and a reliability diagram, before and after a fitted map."),
-    ("all", "Retrieval, attribution, abstention, calibration and flag rates in one pass."),
+    ("versions", "Questions naming a date or version: answered from the right version?"),
+    (
+        "all",
+        "Retrieval, attribution, abstention, calibration, flag rates and version questions "
+        "in one pass.",
+    ),
 ):
     eval_group.add_command(_part_command(_part, _help))
 

@@ -30,10 +30,11 @@ from ragcite.eval.flag_rates import flag_rates, low_confidence_flag_rates
 from ragcite.eval.questions import LabelledQuestion
 from ragcite.eval.retrieval import retrieval_metrics
 from ragcite.eval.runner import QuestionTrace, run_questions
+from ragcite.eval.versions import version_metrics
 from ragcite.pipeline import Ragcite
 from ragcite.score.calibration import calibration_to_dict
 
-PARTS = ("retrieval", "attribution", "abstention", "calibration", "flags")
+PARTS = ("retrieval", "attribution", "abstention", "calibration", "flags", "versions")
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,8 @@ def evaluate(
         results["calibration"], fitted = calibration_results(rag, traces, plots)
     if "flags" in parts:
         results["flags"] = {**flag_rates(traces), **low_confidence_flag_rates(traces)}
+    if "versions" in parts:
+        results["versions"] = version_metrics(traces)
     return EvalReport(results, traces, fitted)
 
 

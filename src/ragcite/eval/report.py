@@ -69,6 +69,8 @@ def tables(results: dict[str, Any]) -> list[Table]:
         out.append(_calibration_table(results["calibration"]))
     if "flags" in results:
         out.append(_metric_table("Warning-flag rates (share of questions)", results["flags"]))
+    if "versions" in results:
+        out.append(_metric_table("Version questions", results["versions"]))
     if "support" in results:
         sup = {k: v for k, v in results["support"].items() if not isinstance(v, dict)}
         out.append(_metric_table("Support checker", sup))

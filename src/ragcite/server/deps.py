@@ -69,5 +69,6 @@ def ask(rag: Ragcite, request: AskRequest, caller: CallerIdentity) -> CitedRespo
         corpora=tuple(request.corpora) if request.corpora else None,
         access_groups=caller.access_groups,
         include_superseded=request.include_superseded,
+        as_of=request.as_of,
     )
     return rag.ask(request.question, k=request.top_k, filters=filters)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
@@ -27,6 +28,11 @@ class AskRequest(BaseModel):
     corpora: list[str] | None = Field(default=None, description="Only these corpora.")
     include_superseded: bool | None = Field(
         default=None, description="Also search superseded document versions."
+    )
+    as_of: date | None = Field(
+        default=None,
+        description="Answer from the document versions in force on this date (YYYY-MM-DD), "
+        "superseded or not.",
     )
 
     @field_validator("question")
