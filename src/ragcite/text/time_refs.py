@@ -35,6 +35,29 @@ MONTHS = {
 MONTHS["sept"] = 9
 
 
+_DOCUMENT_NOUN = (
+    r"(?:policy|policies|version|versions|handbook|guidelines?|rules?|procedure|standard|"
+    r"document|edition|sla|agreement|plan|schedule)\b"
+)
+_YEAR_CONTEXT = (
+    "in",
+    "during",
+    "under",
+    "from",
+    "of",
+    "since",
+    "before",
+    "until",
+    "till",
+    "by",
+    "the",
+    "year",
+    "fy",
+    "to",
+    "for",
+)
+
+
 def _month(n: int) -> str:
     return rf"(?P<month{n}>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 
@@ -52,7 +75,15 @@ _DATE_FORMS = (
     _day(1) + r"\s+" + _month(1) + r",?\s+" + _year(1),
     _month(2) + r"\s+" + _day(2) + r",?\s+" + _year(2),
     _month(3) + r",?\s+" + _year(3),
-    _year(4),
+    # A bare year only after a word that makes it a time ("in 2019", "the 2019 policy"),
+    # never a count ("a limit of 2000 characters" has "of": counted out by the lookahead).
+    "(?:"
+    + "|".join(rf"(?<=\b{w} )" for w in _YEAR_CONTEXT)
+    + ")"
+    + _year(4)
+    + r"(?!\s+(?:characters|words|items|employees|people|users|customers|days|hours|units))",
+    # ... or one followed by what names a document ("the original 2019 retention policy").
+    _year(5) + r"(?=(?:\s+[\w-]+){0,2}?\s+" + _DOCUMENT_NOUN + ")",
 )
 _BEFORE = r"(?P<before>\b(?:before|prior\s+to|until|till)\s+)?"
 DATE_PATTERN = re.compile(
@@ -62,10 +93,13 @@ DATE_PATTERN = re.compile(
 VERSION_PATTERN = re.compile(
     r"\b(?:v(?P<short>\d{1,3})|version\s+(?P<long>\d{1,3}))\b(?!\.\d)", re.IGNORECASE
 )
+# After a determiner ("the old handbook", never "how old is the handbook"), before what
+# names a document; "first" only right before it ("the first step of the procedure" is none).
 RELATIVE_PATTERN = re.compile(
-    r"\b(?P<word>previous|old|older|former|earlier|prior|superseded|original|first)\b"
-    r"(?=(?:\s+[\w-]+){0,3}?\s+(?:policy|policies|version|versions|handbook|guidelines?|"
-    r"rules?|procedure|standard|document|edition|sla|agreement|plan|schedule)\b)",
+    "(?:" + "|".join(rf"(?<=\b{w} )" for w in ("the", "a", "an", "our", "its", "this")) + ")"
+    r"(?:(?P<word>previous|old|older|former|earlier|prior|superseded|original)\b"
+    r"(?=(?:\s+[\w-]+){0,3}?\s+" + _DOCUMENT_NOUN + ")"
+    r"|(?P<first>first)(?=\s+" + _DOCUMENT_NOUN + "))",
     re.IGNORECASE,
 )
 _ORIGINAL = {"original", "first"}
@@ -100,7 +134,7 @@ def parse_time_reference(question: str, *, today: date | None = None) -> TimeRef
             return TimeReference(version.group(0), version=number)
     relative = RELATIVE_PATTERN.search(question)
     if relative is not None:
-        word = relative.group("word").lower()
+        word = (relative.group("word") or relative.group("first")).lower()
         return TimeReference(
             relative.group(0), relative="original" if word in _ORIGINAL else "previous"
         )
@@ -127,7 +161,7 @@ def _date_of(match: re.Match[str]) -> date | None:
     before it when it says "before"; None for an impossible date (31 February)."""
     groups: dict[str, str | None] = match.groupdict()
     parts = {
-        name: next((v for k, v in groups.items() if k.rstrip("1234") == name and v), "")
+        name: next((v for k, v in groups.items() if k.rstrip("12345") == name and v), "")
         for name in ("iso", "before", "year", "month", "day")
     }
     try:
