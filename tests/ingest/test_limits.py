@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import time
 import zipfile
 from pathlib import Path
@@ -15,6 +16,7 @@ from ragcite.embed.static import StaticEmbedder
 from ragcite.errors import IngestLimitError
 from ragcite.index.indexer import Indexer
 from ragcite.index.sqlite_store import SQLiteStore
+from ragcite.ingest.chunker import chunk_text
 from ragcite.ingest.limits import LoadLimits
 from ragcite.ingest.loaders import load_document
 
@@ -105,3 +107,58 @@ def test_a_huge_single_line_is_chunked_in_linear_time(tmp_path: Path) -> None:
 
     small, large = seconds(250_000), seconds(2_000_000)
     assert large < 16 * small + 0.5  # 8x the text; quadratic would be 64x
+
+
+def _long_policy(path: Path, paragraphs: int = 2_000) -> Path:
+    path.write_text(
+        "# Retention\n\n"
+        + "\n\n".join(
+            f"Records of kind {i} are kept for {i % 9 + 1} years. They are then deleted."
+            for i in range(paragraphs)
+        ),
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_the_time_limit_trips_inside_the_chunker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A clock that moves one second per look: with a 200 s limit the file is abandoned
+    part-way through chunking (hundreds of checks in), not after it."""
+    path = _long_policy(tmp_path / "retention.md")
+    ticks = itertools.count()
+    monkeypatch.setattr("ragcite.ingest.limits.time.monotonic", lambda: float(next(ticks)))
+    indexer = _indexer(tmp_path, IngestSettings(max_seconds_per_file=200))
+    [outcome] = indexer.ingest([path]).outcomes
+    assert outcome.status == "failed"
+    error = outcome.error or ""
+    assert error.startswith(str(path)) and "\n" not in error
+    assert "took longer than 200 s" in error and "abandoned while chunking" in error
+    assert 150 < next(ticks) < 300  # stopped right after the limit, deep inside the loop
+    assert indexer.store.counts().versions == 0
+
+
+def test_the_chunker_checks_throughout_a_long_text(tmp_path: Path) -> None:
+    extracted = load_document(_long_policy(tmp_path / "retention.md"))
+    calls = 0
+
+    def check() -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 500:
+            raise IngestLimitError("retention.md", "time is up")
+
+    with pytest.raises(IngestLimitError, match="time is up"):
+        chunk_text(extracted, chunk_size=800, check=check)
+    assert calls == 500
+    assert len(chunk_text(extracted, chunk_size=800)) > 100  # 500 checks: well inside
+
+
+def test_a_real_pdf_over_a_tiny_limit_names_the_file_and_page(tmp_path: Path) -> None:
+    demo = Path(__file__).resolve().parents[2] / "demo" / "employee-handbook.pdf"
+    indexer = _indexer(tmp_path, IngestSettings(max_seconds_per_file=1e-6))
+    [outcome] = indexer.ingest([demo]).outcomes
+    assert outcome.status == "failed"
+    assert "employee-handbook.pdf" in (outcome.error or "")
+    assert "abandoned while reading page 1" in (outcome.error or "")

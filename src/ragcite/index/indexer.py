@@ -20,6 +20,7 @@ import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -215,12 +216,13 @@ class Indexer:
             extracted,
             chunk_size=self.chunking.chunk_size,
             chunk_overlap=self.chunking.chunk_overlap,
+            check=partial(limits.check_time, path, "while chunking"),
         )
         if not pieces:
             raise IngestError(str(path), "is empty: no text to index")
         chunks = _source_chunks(document, pieces)
         vectors = self._embed(job, [_embedding_text(document, c) for c in chunks])
-        limits.check_time(path)
+        limits.check_time(path, "after embedding")
         stored = store_version(
             self.store,
             NewVersion(document, extracted.text, extracted.pages, chunks, vectors),
@@ -244,7 +246,9 @@ class Indexer:
         step = self.limits.embed_batch
         parts: list[Vectors] = []
         for start in range(0, len(texts), step):
-            job.limits.check_time(job.path)
+            job.limits.check_time(
+                job.path, f"while embedding ({start} of {len(texts)} chunks done)"
+            )
             parts.append(self.embedder.embed(texts[start : start + step]))
             if job.on_chunks is not None:
                 job.on_chunks(job.path, min(start + step, len(texts)), len(texts))

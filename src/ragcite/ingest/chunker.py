@@ -15,6 +15,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ragcite.ingest.types import ExtractedText, SectionSpan, TextChunk
@@ -35,9 +36,17 @@ class _Span:
 
 
 def chunk_text(
-    extracted: ExtractedText, *, chunk_size: int = 800, chunk_overlap: int = 100
+    extracted: ExtractedText,
+    *,
+    chunk_size: int = 800,
+    chunk_overlap: int = 100,
+    check: Callable[[], None] | None = None,
 ) -> list[TextChunk]:
-    """Split `extracted.text` into chunks with exact offsets, page numbers and sections."""
+    """Split `extracted.text` into chunks with exact offsets, page numbers and sections.
+
+    `check` is called throughout (per segment, paragraph and sentence) and may raise to
+    abandon the work, e.g. `LoadLimits.check_time` once a file's time is up."""
+    check = check or _no_check
     if chunk_size < 1:
         raise ValueError(f"chunk_size must be > 0, but got {chunk_size}")
     if not 0 <= chunk_overlap < chunk_size:
@@ -54,7 +63,8 @@ def chunk_text(
     for segment in _segments(extracted):
         if _only_heading(text, segment, sections, section_starts):
             continue  # a heading directly followed by a subsection: nothing to cite
-        for span in _chunk_segment(text, segment, chunk_size, chunk_overlap):
+        check()
+        for span in _chunk_segment(text, segment, chunk_size, chunk_overlap, check):
             page_index = bisect.bisect_right(page_starts, span.start) - 1
             section_index = bisect.bisect_right(section_starts, span.start) - 1
             chunks.append(
@@ -95,11 +105,14 @@ def _only_heading(
     return _WHITESPACE.sub(" ", text[segment.start : segment.end]) == heading
 
 
-def _chunk_segment(text: str, segment: _Span, size: int, overlap: int) -> list[_Span]:
-    units = _units(text, segment, size)
+def _chunk_segment(
+    text: str, segment: _Span, size: int, overlap: int, check: Callable[[], None]
+) -> list[_Span]:
+    units = _units(text, segment, size, check)
     chunks: list[_Span] = []
     current: _Span | None = None
     for unit in units:
+        check()
         if current is None:
             current = unit
         elif unit.end - current.start <= size:
@@ -115,19 +128,25 @@ def _chunk_segment(text: str, segment: _Span, size: int, overlap: int) -> list[_
     return _merge_tiny_tail(chunks, size)
 
 
-def _units(text: str, segment: _Span, size: int) -> list[_Span]:
+def _units(text: str, segment: _Span, size: int, check: Callable[[], None]) -> list[_Span]:
     """Paragraphs that fit; else their sentences that fit; else word-bounded pieces."""
     units: list[_Span] = []
     for paragraph in _paragraphs(text, segment):
+        check()
         if paragraph.end - paragraph.start <= size:
             units.append(paragraph)
             continue
         for start, end in split_sentences(text, paragraph.start, paragraph.end):
+            check()
             if end - start <= size:
                 units.append(_Span(start, end))
             else:
                 units.extend(_word_pieces(text, _Span(start, end), size))
     return units
+
+
+def _no_check() -> None:
+    return None
 
 
 def _paragraphs(text: str, segment: _Span) -> list[_Span]:

@@ -59,13 +59,15 @@ class LoadLimits:
                 "(ingest.max_file_bytes); split the file or raise the limit",
             )
 
-    def check_time(self, path: Path) -> None:
-        """Abandon the file once its time limit (`ingest.max_seconds_per_file`) has passed."""
+    def check_time(self, path: Path, during: str = "") -> None:
+        """Abandon the file once its time limit (`ingest.max_seconds_per_file`) has passed;
+        `during` names the step in the message ("while chunking")."""
         if self.deadline is not None and time.monotonic() > self.deadline:
+            step = f" {during}" if during else ""
             raise IngestLimitError(
                 str(path),
                 f"took longer than {self.max_seconds:g} s (ingest.max_seconds_per_file) and was "
-                "abandoned; nothing of it was stored; split the file or raise the limit",
+                f"abandoned{step}; nothing of it was stored; split the file or raise the limit",
             )
 
     def check_zip(self, path: Path, what: str) -> None:

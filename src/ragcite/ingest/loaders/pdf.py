@@ -34,8 +34,8 @@ def load_pdf(path: Path, limits: LoadLimits = DEFAULT_LIMITS) -> ExtractedText:
     reader = _open(path, limits)
     try:
         page_texts = []
-        for page in reader.pages:
-            limits.check_time(path)
+        for number, page in enumerate(reader.pages, start=1):
+            limits.check_time(path, f"while reading page {number}")
             page_texts.append(clean_page_text(page.extract_text() or ""))
     except IngestLimitError:
         raise
