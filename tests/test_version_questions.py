@@ -92,3 +92,11 @@ def test_cli_as_of(demo_store_path: Path) -> None:
     assert {"answered_from_version", "superseded_answer"} <= codes
     code, out = run("ask", PLAIN_QUESTION, "--as-of", "June 2020", store=demo_store_path)
     assert code == 2 and "June 2020" in out
+
+
+def test_search_takes_the_time_reference_too(demo_rag: Ragcite) -> None:
+    chunks, _ = demo_rag.search(OLD_QUESTION)
+    retention = [c for c in chunks if c.document_id == "data-retention-policy"]
+    assert retention and {c.document_version for c in retention} == {1}
+    chunks, _ = demo_rag.search(PLAIN_QUESTION)
+    assert {c.document_version for c in chunks if c.document_id == "data-retention-policy"} == {2}

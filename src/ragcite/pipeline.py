@@ -181,7 +181,9 @@ class Ragcite:
     ) -> tuple[list[SourceChunk], dict[str, float]]:
         """Retrieved and reranked chunks (best composite first) with stage timings in ms."""
         timings: dict[str, float] = {}
-        _, chunks = self._retrieve(checked_query(query), k, filters, timings)
+        query = checked_query(query)
+        scoped = version_scope(query, filters or self.filters())[0]  # "in 2019": then's versions
+        _, chunks = self._retrieve(query, k, scoped, timings)
         return chunks, timings
 
     def _retrieve(
