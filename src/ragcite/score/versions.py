@@ -94,11 +94,9 @@ def beside_current(
     """`older` (answered from the versions a question asked about) with its version flags
     and, when the current versions of the cited documents answer differently
     (`answer_current`: the same answer step over them), what they say."""
-    groups = filters.access_groups
+    versions = document_versions(store, filters.access_groups)
     flags = version_flags(
-        older.cited_claims,
-        older.source_chunks,
-        lambda doc: document_versions(store, doc, groups),
+        older.cited_claims, older.source_chunks, lambda doc: versions.get(doc, [])
     )
     if not flags:
         return older
@@ -112,11 +110,11 @@ def beside_current(
 
 
 def document_versions(
-    store: Store, document_id: str, access_groups: tuple[str, ...] | None
-) -> list[Document]:
-    """The versions of a document the reader may see, deleted ones left out."""
-    return [
-        d
-        for d in store.list_documents(access_groups=access_groups)
-        if d.document_id == document_id and d.status is not DocumentStatus.DELETED
-    ]
+    store: Store, access_groups: tuple[str, ...] | None
+) -> dict[str, list[Document]]:
+    """The versions of each document the reader may see, deleted ones left out."""
+    found: dict[str, list[Document]] = {}
+    for document in store.list_documents(access_groups=access_groups):
+        if document.status is not DocumentStatus.DELETED:
+            found.setdefault(document.document_id, []).append(document)
+    return found
