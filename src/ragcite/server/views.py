@@ -84,4 +84,5 @@ def feedback_json(record: FeedbackRecord) -> dict[str, Any]:
         "chunk_id": record.chunk_id,
         "claim_text": record.claim_text,
         "comment": record.comment,
+        "key_name": record.key_name,
     }
