@@ -43,10 +43,10 @@ def feedback(
     if export is not None:
         lines = [json.dumps(q, ensure_ascii=False) for q in labelled_gaps(found)]
         export.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    if as_json:
+    if as_json:  # the JSON alone, so it can be piped
         click.echo(json.dumps(found.as_json(), indent=2, ensure_ascii=False))
-    else:
-        _print(found, app)
+        return
+    _print(found, app)
     if export is not None:
         app.console.print(f"{len(lines)} labelled question(s) written to {escape(str(export))}")
 

@@ -120,7 +120,7 @@ def feedback_report(rag: Ragcite, *, min_count: int = 2, limit: int = 20) -> Fee
     for answer in answers:
         if not json.loads(answer.response_json).get("answerable", True):
             _gap(gaps, answer.query).unanswerable += 1
-    for record in records:
+    for record in reversed(records):  # oldest first: on a tie, the first wording is shown
         if record.rating in UNHELPFUL:
             _gap(gaps, record.query).unhelpful += 1
         elif record.response_json and _unanswerable(record.response_json):
