@@ -105,16 +105,14 @@ def redact_response(response_json: str, document_id: str) -> str:
     '[erased]'
     """
     data: dict[str, Any] = json.loads(response_json)
-    erased = {
-        c["chunk_id"] for c in data.get("source_chunks", []) if c["document_id"] == document_id
-    }
-    for chunk in data.get("source_chunks", []):
-        if chunk["chunk_id"] in erased:
-            chunk["chunk_text"] = ERASED_TEXT
-            chunk["section_heading"] = None
+    chunks = data.get("source_chunks", [])
+    erased = {c["chunk_id"]: c for c in chunks if c["document_id"] == document_id}
+    for chunk in erased.values():
+        chunk["chunk_text"] = ERASED_TEXT
+        chunk["section_heading"] = None
     answer_text: str = data.get("answer_text", "")
     for claim in data.get("cited_claims", []):
-        if not erased.intersection(claim.get("source_chunk_ids", [])):
+        if not set(erased).intersection(claim.get("source_chunk_ids", [])):
             continue
         if claim["claim_text"]:
             answer_text = answer_text.replace(claim["claim_text"], ERASED_TEXT)
@@ -122,6 +120,8 @@ def redact_response(response_json: str, document_id: str) -> str:
         for citation in claim.get("citations", []):
             citation["quote"] = ""
             citation["quote_start"] = citation["quote_end"] = None
+            if citation["chunk_id"] in erased:  # its display names the section
+                citation["display"] = erased[citation["chunk_id"]]["document_title"]
     data["answer_text"] = answer_text
     return json.dumps(data, ensure_ascii=False)
 
