@@ -69,6 +69,9 @@ def documents(
         f"{counts.documents} documents, {counts.versions} versions, "
         f"{counts.chunks} chunks (corpus version {counts.corpus_version})"
     )
+    tombstones = erasing_store(app.rag.store).tombstones()
+    if tombstones and access_groups is None:
+        app.console.print(f"{len(tombstones)} erased document(s): ragcite documents --erased")
 
 
 @documents.command()

@@ -177,8 +177,10 @@ class _Rechecker:
         erased: set[str],
     ) -> ClaimCheck:
         states = {i: self._state(then.get(i), now.get(i), erased) for i in claim.source_chunk_ids}
-        if claim.claim_text == ERASED_TEXT or not states:
+        if claim.claim_text == ERASED_TEXT:
             return ClaimCheck(claim.claim_text, ClaimStatus.ERASED)
+        if not states:  # a claim the gate kept unsourced: nothing to verify it against
+            return ClaimCheck(claim.claim_text, ClaimStatus.NOT_VERIFIED)
         worst_id = max(states, key=lambda i: _SEVERITY.index(states[i]))
         worst, document_id = states[worst_id], _document_of(worst_id, then, now)
         if worst == "erased":
