@@ -53,6 +53,8 @@ def test_documents_erase_leaves_a_tombstone(demo_store_path: Path) -> None:
     assert code == 0 and "erased 2 version(s)" in said and "1 saved answer(s) redacted" in said
     code, out = run("documents", "--json", store=demo_store_path)
     assert "data-retention-policy" not in {d["document_id"] for d in json.loads(out)}
+    code, out = run("documents", store=demo_store_path)
+    assert code == 0 and "1 erased document(s)" in out
     code, out = run("documents", "--erased", "--json", store=demo_store_path)
     assert [t["document_id"] for t in json.loads(out)] == ["data-retention-policy"]
     assert json.loads(out)[0]["erased_by"].startswith("cli")
