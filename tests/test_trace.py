@@ -33,9 +33,9 @@ def test_ask_is_the_traced_response(demo_rag: Ragcite) -> None:
     question = "Can I use SMS codes as my second factor for MFA?"
     plain = demo_rag.ask(question)
     traced = demo_rag.ask_traced(question).response
-    assert plain.model_dump(exclude={"timings_ms", "retrieval_timestamp"}) == traced.model_dump(
-        exclude={"timings_ms", "retrieval_timestamp"}
-    )
+    per_answer = {"timings_ms", "retrieval_timestamp", "answer_id"}  # each answer its own
+    assert plain.model_dump(exclude=per_answer) == traced.model_dump(exclude=per_answer)
+    assert plain.answer_id and traced.answer_id and plain.answer_id != traced.answer_id
 
 
 def test_an_unanswerable_question_keeps_its_rankings(demo_rag: Ragcite) -> None:

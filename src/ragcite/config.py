@@ -221,6 +221,9 @@ class LifecycleSettings(_Section):
     # (counted from its effective date, or when it was ingested, if it never was) carry a
     # `stale_source` warning; 0 turns the check off.
     stale_after_days: int = Field(default=365, ge=0)
+    # Saved answers (every API answer, `ragcite ask --save`) are kept this many days, then
+    # pruned; 0 keeps them forever.
+    answer_retention_days: int = Field(default=90, ge=0)
 
 
 class Settings(_Section):

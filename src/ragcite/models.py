@@ -9,6 +9,8 @@ Scores are validated to [0, 1]; numeric strings from a model ("0.85") are coerce
 
 from __future__ import annotations
 
+import secrets
+import time
 from datetime import UTC, date, datetime
 from enum import StrEnum
 from typing import Annotated, Any
@@ -30,6 +32,16 @@ def _coerce_score(value: Any) -> Any:
 
 Score = Annotated[float, BeforeValidator(_coerce_score), Field(ge=0.0, le=1.0)]
 OptionalScore = Score | None
+
+
+def new_answer_id() -> str:
+    """A new answer's ID: 12 hex digits of milliseconds since the epoch, then 16 random
+    ones, so IDs sort by time and never repeat.
+
+    >>> len(new_answer_id())
+    28
+    """
+    return f"{int(time.time() * 1000):012x}{secrets.token_hex(8)}"
 
 
 def utc_now() -> datetime:

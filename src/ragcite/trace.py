@@ -26,6 +26,7 @@ from ragcite.models import (
     DraftAnswer,
     SourceChunk,
     WarningFlag,
+    new_answer_id,
 )
 from ragcite.retrieve.hybrid import RetrievalResult
 from ragcite.score.confidence import ScoredAnswer
@@ -145,6 +146,7 @@ class AskRecord:
         )
 
     def _trace(self, response: CitedResponse) -> AskTrace:
+        response.answer_id = new_answer_id()
         return AskTrace(response, self.retrieved, self.reranked, tuple(self.attempts))
 
 

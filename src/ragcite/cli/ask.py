@@ -8,6 +8,7 @@ from datetime import datetime
 import click
 
 from ragcite.cli.context import AppContext, as_groups_option
+from ragcite.lifecycle.saved import save_answer
 from ragcite.render.api import response_json, source_json
 from ragcite.render.terminal import print_chunks, print_response
 
@@ -48,6 +49,11 @@ reranker_option = click.option(
     help="Let an LLM (a spec as for --llm, not extractive) judge claims whose support "
     "score is borderline.",
 )
+@click.option(
+    "--save",
+    is_flag=True,
+    help="Save the answer under its ID, to re-check later (ragcite recheck ID).",
+)
 @reranker_option
 @as_groups_option
 @click.pass_obj
@@ -63,6 +69,7 @@ def ask(
     reranker: str | None,
     support_judge: str | None,
     access_groups: tuple[str, ...] | None,
+    save: bool = False,
 ) -> None:
     """Answer a question; every claim cites a verified quote from the documents."""
     if llm:
@@ -79,10 +86,17 @@ def ask(
         as_of=as_of.date() if as_of else None,
     )
     response = rag.ask(question, k=top_k, filters=filters)
+    if save:
+        save_answer(rag, response, key_name="cli", groups=access_groups)
     if as_json:
         click.echo(json.dumps(response_json(response), indent=2, ensure_ascii=False))
     else:
         print_response(response, app.console)
+        if save:
+            app.console.print(
+                f"[dim]Saved as answer {response.answer_id}: "
+                f"ragcite recheck {response.answer_id}[/dim]"
+            )
 
 
 @click.command()

@@ -1,7 +1,9 @@
-"""`ragcite documents` (and `documents verify`) and `ragcite delete`: what the store holds."""
+"""`ragcite documents` (and `documents verify`, `documents erase`) and `ragcite delete`:
+what the store holds."""
 
 from __future__ import annotations
 
+import getpass
 import json
 from datetime import UTC, datetime
 
@@ -9,6 +11,8 @@ import click
 from rich.table import Table
 
 from ragcite.cli.context import AppContext, as_groups_option
+from ragcite.index.answers import erasing_store
+from ragcite.lifecycle.saved import erase_document
 from ragcite.score.staleness import age_basis, stale_documents
 
 
@@ -20,6 +24,7 @@ from ragcite.score.staleness import age_basis, stale_documents
     is_flag=True,
     help="Only active documents not verified for lifecycle.stale_after_days days.",
 )
+@click.option("--erased", is_flag=True, help="List the tombstones of erased documents.")
 @as_groups_option
 @click.pass_context
 def documents(
@@ -28,11 +33,15 @@ def documents(
     as_json: bool,
     stale: bool,
     access_groups: tuple[str, ...] | None,
+    erased: bool = False,
 ) -> None:
     """List documents with their versions and status."""
     if ctx.invoked_subcommand is not None:
         return
     app: AppContext = ctx.obj
+    if erased:
+        print_tombstones(app, as_json)
+        return
     docs = app.rag.store.list_documents(corpus, access_groups=access_groups)
     if stale:
         docs = stale_documents(docs, app.settings.lifecycle.stale_after_days)
@@ -60,6 +69,9 @@ def documents(
         f"{counts.documents} documents, {counts.versions} versions, "
         f"{counts.chunks} chunks (corpus version {counts.corpus_version})"
     )
+    tombstones = erasing_store(app.rag.store).tombstones()
+    if tombstones and access_groups is None:
+        app.console.print(f"{len(tombstones)} erased document(s): ragcite documents --erased")
 
 
 @documents.command()
@@ -70,6 +82,57 @@ def verify(app: AppContext, document_id: str) -> None:
     document = app.rag.store.mark_verified(document_id, datetime.now(UTC))
     when = document.last_verified.date().isoformat() if document.last_verified else "today"
     app.console.print(f"{document_id} v{document.version}: verified on {when}")
+
+
+@documents.command()
+@click.argument("document_id")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.pass_obj
+def erase(app: AppContext, document_id: str, yes: bool) -> None:
+    """Erase a document for good: text, chunks, vectors, keyword rows, cached answers and
+    saved answers' quotes of it, in one transaction; a tombstone remains."""
+    if not yes:
+        click.confirm(
+            f"Erase '{document_id}' and every version of it for good? This cannot be undone",
+            abort=True,
+        )
+    report = erase_document(app.rag, document_id, erased_by=f"cli ({_user()})")
+    app.console.print(
+        f"{document_id}: erased {report.versions} version(s), {report.chunks} chunk(s), "
+        f"{report.cached_answers} cached answer(s); {report.saved_answers} saved answer(s) "
+        "redacted. A tombstone remains (ragcite documents --erased)."
+    )
+
+
+def _user() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no login name in some containers
+        return "unknown user"
+
+
+def print_tombstones(app: AppContext, as_json: bool) -> None:
+    found = erasing_store(app.rag.store).tombstones()
+    if as_json:
+        rows = [
+            {
+                "document_id": t.document_id,
+                "title": t.title,
+                "erased_at": t.erased_at.isoformat(),
+                "erased_by": t.erased_by,
+            }
+            for t in found
+        ]
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    table = Table(title="Erased documents")
+    for column in ("document_id", "title", "erased at", "erased by"):
+        table.add_column(column)
+    for t in found:
+        table.add_row(
+            t.document_id, t.title, t.erased_at.isoformat(timespec="seconds"), t.erased_by
+        )
+    app.console.print(table)
 
 
 @click.command()

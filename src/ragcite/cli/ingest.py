@@ -10,9 +10,12 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ragcite.cli.context import AppContext
+from ragcite.cli.recheck import print_recheck
 from ragcite.compose import shown_store
 from ragcite.index.indexer import FileOutcome, IngestReport
 from ragcite.ingest.types import DocumentMetadata
+from ragcite.lifecycle.recheck import recheck_answers
+from ragcite.lifecycle.saved import answers_to_recheck
 
 
 @click.command()
@@ -32,6 +35,11 @@ from ragcite.ingest.types import DocumentMetadata
     type=click.DateTime(formats=["%Y-%m-%d"]),
     help="Effective date (YYYY-MM-DD) for a single file.",
 )
+@click.option(
+    "--recheck",
+    is_flag=True,
+    help="Then re-check the saved answers that show a document this ingest changed.",
+)
 @click.pass_obj
 def ingest(
     app: AppContext,
@@ -42,6 +50,7 @@ def ingest(
     document_id: str | None,
     version_number: int | None,
     effective_date: datetime | None,
+    recheck: bool = False,
 ) -> None:
     """Ingest files and folders (PDF, HTML, Markdown, DOCX, text); unchanged files are skipped."""
     per_file = any(v is not None for v in (title, url, document_id, version_number, effective_date))
@@ -68,8 +77,22 @@ def ingest(
         f"{report.unchanged} unchanged, {len(report.failed)} failed "
         f"in {report.seconds:.1f}s → {shown_store(app.settings.store)}"
     )
+    if recheck:
+        _recheck_changed(app, report)
     if report.failed:
         raise SystemExit(1)
+
+
+def _recheck_changed(app: AppContext, report: IngestReport) -> None:
+    """Re-check the saved answers showing a document this ingest added a version of."""
+    changed = tuple(
+        sorted({o.document_id for o in report.outcomes if o.status == "added" and o.document_id})
+    )
+    if not changed:
+        app.console.print("No document changed: no saved answer to re-check.")
+        return
+    answers = answers_to_recheck(app.rag, document_ids=changed)
+    print_recheck(recheck_answers(app.rag, answers), app.console)
 
 
 def _ingest_with_progress(

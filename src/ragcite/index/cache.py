@@ -30,7 +30,7 @@ from ragcite.config import Settings
 from ragcite.errors import StoreError
 from ragcite.flags import flag
 from ragcite.index.store import SearchFilters
-from ragcite.models import CitedResponse
+from ragcite.models import CitedResponse, new_answer_id
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +118,8 @@ def served_from_cache(
     cached: CachedAnswer, query: str, now: datetime, lookup_ms: float
 ) -> CitedResponse:
     """The cached response, re-labelled: this request's question and timing, its age
-    (`cached_at`, `cache_age_s`) and the `cached_answer` warning."""
+    (`cached_at`, `cache_age_s`), the `cached_answer` warning and a new `answer_id` (a
+    serve is an answer of its own: saved, re-checked and given feedback apart)."""
     response = CitedResponse.model_validate_json(cached.response_json)
     age = max(0.0, (now - cached.created_at).total_seconds())
     notice = flag(
@@ -130,6 +131,7 @@ def served_from_cache(
     return response.model_copy(
         update={
             "query": query,
+            "answer_id": new_answer_id(),  # each serve is an answer of its own (saved apart)
             "warning_flags": [*flags, notice],
             "timings_ms": {"cache": lookup_ms, "total": lookup_ms},
             "cached_at": cached.created_at,

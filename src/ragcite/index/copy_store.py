@@ -135,6 +135,7 @@ def _copy_feedback(source: Store, target: Store) -> tuple[int, int]:
             comment=record.comment,
             response_json=record.response_json,
             created_at=record.created_at,
+            key_name=record.key_name,
         )
         added += 1
     return added, skipped

@@ -35,6 +35,8 @@ class FeedbackRecord:
     claim_text: str | None = None
     comment: str | None = None
     response_json: str | None = None
+    # Who gave it: the API key's name, "cli", or None when it was given before names were kept.
+    key_name: str | None = None
 
     @classmethod
     def from_row(cls, row: _Row) -> FeedbackRecord:
@@ -49,6 +51,7 @@ class FeedbackRecord:
             row["claim_text"],
             row["comment"],
             row["response_json"],
+            row["key_name"],
         )
 
 
@@ -64,9 +67,11 @@ class FeedbackStore(Protocol):
         comment: str | None = None,
         response_json: str | None = None,
         created_at: datetime | None = None,
+        key_name: str | None = None,
     ) -> FeedbackRecord:
         """Persist one piece of feedback and return it with its id; `created_at` (now when
-        None) is kept as given, so a copied record keeps its time (`ragcite migrate`)."""
+        None) is kept as given, so a copied record keeps its time (`ragcite migrate`);
+        `key_name` is who gave it (the API key's name, or "cli")."""
         ...
 
     def list_feedback(self, limit: int | None = 100) -> list[FeedbackRecord]:

@@ -101,6 +101,40 @@ CREATE INDEX answer_cache_expiry ON answer_cache (expires_at);
 """The answer cache (index/sqlite_cache.py). m001's table was never written to; this one
 also records each answer's corpus version, so answers of older versions can be dropped."""
 
+M020_FEEDBACK_KEY_NAME = """
+ALTER TABLE feedback ADD COLUMN key_name TEXT;
+"""
+"""Who gave each piece of feedback: the API key's name, or "cli" (NULL: given before)."""
+
+M021_SAVED_ANSWERS = """
+CREATE TABLE saved_answers (
+    answer_id TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    query TEXT NOT NULL,
+    response_json TEXT NOT NULL,
+    chunk_ids TEXT NOT NULL DEFAULT '[]',
+    key_name TEXT NOT NULL,
+    groups TEXT
+);
+CREATE INDEX saved_answers_created ON saved_answers (created_at);
+CREATE TABLE saved_answer_sources (
+    answer_id TEXT NOT NULL REFERENCES saved_answers (answer_id) ON DELETE CASCADE,
+    document_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    erased INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (answer_id, document_id, version)
+);
+CREATE INDEX saved_answer_sources_document ON saved_answer_sources (document_id);
+CREATE TABLE tombstones (
+    document_id TEXT PRIMARY KEY,
+    title TEXT NOT NULL,
+    erased_at TEXT NOT NULL,
+    erased_by TEXT NOT NULL
+);
+"""
+"""Saved answers with the document versions they show (`groups` NULL: an admin's), and
+the tombstones of erased documents (index/answers.py)."""
+
 M030_CORPUS_ACCESS = """
 CREATE TABLE corpus_access (
     corpus TEXT PRIMARY KEY,
@@ -115,6 +149,8 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("m001_create_tables", M001_CREATE_TABLES),
     ("m002_api_keys", M002_API_KEYS),
     ("m010_answer_cache", M010_ANSWER_CACHE),
+    ("m020_feedback_key_name", M020_FEEDBACK_KEY_NAME),
+    ("m021_saved_answers", M021_SAVED_ANSWERS),
     ("m030_corpus_access", M030_CORPUS_ACCESS),
 ]
 

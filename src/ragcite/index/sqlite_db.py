@@ -76,6 +76,15 @@ class SQLiteDatabase:
                 raise
             self._db.execute("COMMIT")
 
+    def checkpoint(self) -> None:
+        """Copy the write-ahead log into the file and empty it (best effort: a reader of
+        another process may hold it)."""
+        with self.lock:
+            try:
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"{self.path}: checkpoint failed ({exc})") from None
+
     def generation(self) -> int:
         row = self.query_one("SELECT value FROM meta WHERE key = 'generation'")
         return int(row[0]) if row else 0

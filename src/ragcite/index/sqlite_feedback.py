@@ -29,6 +29,7 @@ class SQLiteFeedbackStore:
         comment: str | None = None,
         response_json: str | None = None,
         created_at: datetime | None = None,
+        key_name: str | None = None,
     ) -> FeedbackRecord:
         record = FeedbackRecord(
             0,
@@ -39,11 +40,12 @@ class SQLiteFeedbackStore:
             claim_text,
             comment,
             response_json,
+            key_name,
         )
         with self._db.transaction() as db:
             cursor = db.execute(
                 "INSERT INTO feedback (created_at, query, rating, chunk_id, claim_text, comment, "
-                "response_json) VALUES (?,?,?,?,?,?,?)",
+                "response_json, key_name) VALUES (?,?,?,?,?,?,?,?)",
                 (
                     record.created_at.isoformat(),
                     query,
@@ -52,6 +54,7 @@ class SQLiteFeedbackStore:
                     claim_text,
                     comment,
                     response_json,
+                    key_name,
                 ),
             )
         return replace(record, id=int(cursor.lastrowid or 0))

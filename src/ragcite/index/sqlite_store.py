@@ -4,8 +4,9 @@ SQLite is the source of truth: documents, versions, chunks, vectors (float32
 blobs) and an FTS5 keyword index, each write in one transaction (sqlite_db.py), so a
 crash never leaves half a document. Dense search runs on a faiss index derived
 from the rows (sqlite_vectors.py), rebuilt when the store's generation moves.
-Feedback and API keys live in the same file (`store.feedback`, sqlite_feedback.py;
-`store.keys`, sqlite_keys.py).
+Feedback, API keys and saved answers live in the same file (`store.feedback`,
+sqlite_feedback.py; `store.keys`, sqlite_keys.py; `store.answers`, sqlite_answers.py);
+erasing a document is sqlite_erase.py.
 
     >>> store = open_sqlite_store(parse_store_url("/tmp/demo.db"), dimension=384)
     >>> store.counts().chunks
@@ -25,14 +26,17 @@ import numpy as np
 import numpy.typing as npt
 
 from ragcite.errors import NotFoundError, StoreError
+from ragcite.index.answers import AnswerStore, ErasureReport, Tombstone
 from ragcite.index.cache import AnswerCache
 from ragcite.index.corpus_access import CorpusAccessStore
 from ragcite.index.feedback import FeedbackStore
 from ragcite.index.keys import KeyStore
 from ragcite.index.keyword_query import fts_query
+from ragcite.index.sqlite_answers import SQLiteAnswerStore
 from ragcite.index.sqlite_cache import SQLiteAnswerCache
 from ragcite.index.sqlite_corpus_access import SQLiteCorpusAccess
 from ragcite.index.sqlite_db import SQLiteDatabase, bump_generation, stored_dimension
+from ragcite.index.sqlite_erase import erase_document, tombstones
 from ragcite.index.sqlite_feedback import SQLiteFeedbackStore
 from ragcite.index.sqlite_filters import filter_sql, readable_sql
 from ragcite.index.sqlite_keys import SQLiteKeyStore
@@ -93,6 +97,7 @@ class SQLiteStore:
         self.keys: KeyStore = SQLiteKeyStore(self._db)
         self.corpus_acl: CorpusAccessStore = SQLiteCorpusAccess(self._db)
         self.answer_cache: AnswerCache = SQLiteAnswerCache(self._db)
+        self.answers: AnswerStore = SQLiteAnswerStore(self._db)
 
     @property
     def dimension(self) -> int | None:
@@ -124,6 +129,12 @@ class SQLiteStore:
         if not count and self.latest_version(document_id) is None:
             raise NotFoundError(f"no document with id '{document_id}' in the store")
         return count
+
+    def erase_document(self, document_id: str, *, erased_by: str) -> ErasureReport:
+        return erase_document(self._db, document_id, erased_by)
+
+    def tombstones(self) -> list[Tombstone]:
+        return tombstones(self._db)
 
     def mark_verified(self, document_id: str, when: datetime) -> Document:
         with self._db.transaction() as db:

@@ -100,6 +100,7 @@ def response_json(response: CitedResponse) -> dict[str, Any]:
     cited = {i for c in response.cited_claims for i in c.source_chunk_ids}
     return {
         "query": response.query,
+        "answer_id": response.answer_id,
         "answer": response.answer_text,
         "answerable": response.answerable,
         "overall_confidence": round(response.overall_confidence, 4),

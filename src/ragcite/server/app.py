@@ -21,7 +21,7 @@ from ragcite.server.auth import AccessGuard
 from ragcite.server.deps import ServerLimits, ServerState
 from ragcite.server.limits import BodySizeLimit, HeadAsGet, LoadLimit
 from ragcite.server.problems import install_problem_handlers
-from ragcite.server.routes import ask, documents, feedback, health, verify
+from ragcite.server.routes import answers, ask, documents, feedback, health, verify
 
 STATIC = Path(__file__).parent / "static"
 
@@ -56,7 +56,7 @@ def create_app(
         upload_dir=upload_dir or local_data_dir(rag.settings) / "uploads",
     )
     install_problem_handlers(app)
-    for module in (ask, verify, documents, feedback, health):
+    for module in (ask, answers, verify, documents, feedback, health):
         app.include_router(module.router)
 
     @app.get("/", include_in_schema=False)

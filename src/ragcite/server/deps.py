@@ -9,6 +9,7 @@ from typing import Annotated, cast
 from fastapi import Depends, HTTPException, Request
 
 from ragcite.index.store import SearchFilters
+from ragcite.lifecycle.saved import save_answer
 from ragcite.models import CitedResponse
 from ragcite.pipeline import Ragcite
 from ragcite.server.auth import Caller as CallerIdentity
@@ -64,11 +65,13 @@ Admin = Annotated[CallerIdentity, Depends(_admin)]
 
 def ask(rag: Ragcite, request: AskRequest, caller: CallerIdentity) -> CitedResponse:
     """Run the pipeline for an API request (the same options as `ragcite ask`), reading
-    only what the caller may read."""
+    only what the caller may read; the answer is saved under its ID (GET /answers/{id})."""
     filters: SearchFilters = rag.filters(
         corpora=tuple(request.corpora) if request.corpora else None,
         access_groups=caller.access_groups,
         include_superseded=request.include_superseded,
         as_of=request.as_of,
     )
-    return rag.ask(request.question, k=request.top_k, filters=filters)
+    response = rag.ask(request.question, k=request.top_k, filters=filters)
+    save_answer(rag, response, key_name=caller.name, groups=caller.access_groups)
+    return response

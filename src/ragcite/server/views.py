@@ -7,6 +7,7 @@ from pathlib import PurePath
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from ragcite.index.answers import Tombstone
 from ragcite.index.feedback import FeedbackRecord
 from ragcite.index.store import DocumentText
 from ragcite.models import Document
@@ -84,4 +85,14 @@ def feedback_json(record: FeedbackRecord) -> dict[str, Any]:
         "chunk_id": record.chunk_id,
         "claim_text": record.claim_text,
         "comment": record.comment,
+        "key_name": record.key_name,
+    }
+
+
+def tombstone_json(tombstone: Tombstone) -> dict[str, Any]:
+    return {
+        "document_id": tombstone.document_id,
+        "title": tombstone.title,
+        "erased_at": tombstone.erased_at.isoformat(),
+        "erased_by": tombstone.erased_by,
     }

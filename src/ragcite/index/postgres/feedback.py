@@ -29,13 +29,14 @@ class PostgresFeedbackStore:
         comment: str | None = None,
         response_json: str | None = None,
         created_at: datetime | None = None,
+        key_name: str | None = None,
     ) -> FeedbackRecord:
         created_at = created_at or datetime.now(UTC)
         with self._db.transaction() as conn:
             row = conn.execute(
                 "INSERT INTO ragcite_feedback (created_at, query, rating, chunk_id, claim_text, "
-                "comment, response_json) VALUES (%s,%s,%s,%s,%s,%s,%s) RETURNING *",
-                (created_at, query, rating, chunk_id, claim_text, comment, response_json),
+                "comment, response_json, key_name) VALUES (%s,%s,%s,%s,%s,%s,%s,%s) RETURNING *",
+                (created_at, query, rating, chunk_id, claim_text, comment, response_json, key_name),
             ).fetchone()
         if row is None:  # INSERT … RETURNING always gives one row
             raise StoreError(f"{self._db.where}: the feedback was not stored")

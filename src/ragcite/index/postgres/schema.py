@@ -149,6 +149,46 @@ def _m010_answer_cache(dimension: int) -> sql.Composed | sql.SQL:
     )
 
 
+def _m020_feedback_key_name(dimension: int) -> sql.Composed | sql.SQL:
+    # Who gave each piece of feedback: the API key's name, or "cli" (NULL: given before).
+    return sql.SQL("ALTER TABLE ragcite_feedback ADD COLUMN key_name TEXT")
+
+
+def _m021_saved_answers(dimension: int) -> sql.Composed | sql.SQL:
+    # Saved answers with the document versions they show (`groups` NULL: an admin's), and
+    # the tombstones of erased documents (index/answers.py).
+    return sql.SQL(
+        """
+        CREATE TABLE ragcite_saved_answers (
+            answer_id TEXT PRIMARY KEY,
+            created_at TIMESTAMPTZ NOT NULL,
+            query TEXT NOT NULL,
+            response_json TEXT NOT NULL,
+            chunk_ids TEXT[] NOT NULL DEFAULT '{}',
+            key_name TEXT NOT NULL,
+            groups TEXT[]
+        );
+        CREATE INDEX ragcite_saved_answers_created ON ragcite_saved_answers (created_at);
+        CREATE TABLE ragcite_saved_answer_sources (
+            answer_id TEXT NOT NULL
+                REFERENCES ragcite_saved_answers (answer_id) ON DELETE CASCADE,
+            document_id TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            erased BOOLEAN NOT NULL DEFAULT FALSE,
+            PRIMARY KEY (answer_id, document_id, version)
+        );
+        CREATE INDEX ragcite_saved_answer_sources_document
+            ON ragcite_saved_answer_sources (document_id);
+        CREATE TABLE ragcite_tombstones (
+            document_id TEXT PRIMARY KEY,
+            title TEXT NOT NULL,
+            erased_at TIMESTAMPTZ NOT NULL,
+            erased_by TEXT NOT NULL
+        );
+        """
+    )
+
+
 def _m030_corpus_access(dimension: int) -> sql.Composed | sql.SQL:
     # Corpus access groups (postgres/corpus_access.py), applied in every query (filters.py).
     return sql.SQL(
@@ -168,6 +208,8 @@ MIGRATIONS: list[tuple[str, Callable[[int], sql.Composed | sql.SQL]]] = [
     ("m003_hnsw_index", _m003_hnsw_index),
     ("m004_api_keys", _m004_api_keys),
     ("m010_answer_cache", _m010_answer_cache),
+    ("m020_feedback_key_name", _m020_feedback_key_name),
+    ("m021_saved_answers", _m021_saved_answers),
     ("m030_corpus_access", _m030_corpus_access),
 ]
 

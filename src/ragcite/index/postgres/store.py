@@ -3,8 +3,8 @@
 The database is the source of truth and the index: documents, versions, chunks, their
 pgvector embeddings (HNSW, cosine) and `tsvector`s (GIN) live in `ragcite_*` tables,
 each version written in one transaction. Searches run in the server with every filter
-inside the query (search.py). Feedback and API keys live in the same database
-(`store.feedback`, `store.keys`).
+inside the query (search.py). Feedback, API keys and saved answers live in the same
+database (`store.feedback`, `store.keys`, `store.answers`); erasing is erase.py.
 The server needs the pgvector extension (0.8 for iterative index scans); ragcite
 creates its tables and indexes itself, by named migrations (schema.py).
 
@@ -24,11 +24,13 @@ import numpy as np
 import numpy.typing as npt
 
 from ragcite.errors import NotFoundError, StoreError
+from ragcite.index.answers import AnswerStore, ErasureReport, Tombstone
 from ragcite.index.cache import AnswerCache
 from ragcite.index.corpus_access import CorpusAccessStore
 from ragcite.index.feedback import FeedbackStore
 from ragcite.index.keys import KeyStore
-from ragcite.index.postgres import search
+from ragcite.index.postgres import erase, search
+from ragcite.index.postgres.answers import PostgresAnswerStore
 from ragcite.index.postgres.cache import PostgresAnswerCache
 from ragcite.index.postgres.corpus_access import PostgresCorpusAccess
 from ragcite.index.postgres.db import PostgresDatabase, bump_generation
@@ -71,6 +73,7 @@ class PostgresStore:
         self.keys: KeyStore = PostgresKeyStore(self._db)
         self.corpus_acl: CorpusAccessStore = PostgresCorpusAccess(self._db)
         self.answer_cache: AnswerCache = PostgresAnswerCache(self._db)
+        self.answers: AnswerStore = PostgresAnswerStore(self._db)
 
     @property
     def dimension(self) -> int | None:
@@ -101,6 +104,12 @@ class PostgresStore:
         if not count and self.latest_version(document_id) is None:
             raise NotFoundError(f"no document with id '{document_id}' in the store")
         return count
+
+    def erase_document(self, document_id: str, *, erased_by: str) -> ErasureReport:
+        return erase.erase_document(self._db, document_id, erased_by)
+
+    def tombstones(self) -> list[Tombstone]:
+        return erase.tombstones(self._db)
 
     def mark_verified(self, document_id: str, when: datetime) -> Document:
         with self._db.transaction() as conn:

@@ -10,12 +10,19 @@ from fastapi import APIRouter, File, Form, Query, UploadFile
 from fastapi.responses import JSONResponse
 
 from ragcite.errors import InputError, NotFoundError
+from ragcite.index.answers import erasing_store
 from ragcite.ingest.types import DocumentMetadata
+from ragcite.lifecycle.saved import erase_document
 from ragcite.render.api import source_json
 from ragcite.score.staleness import stale_documents
 from ragcite.server import deps
 from ragcite.server.uploads import ingest_upload, safe_filename
-from ragcite.server.views import document_json, document_text_json, documents_json
+from ragcite.server.views import (
+    document_json,
+    document_text_json,
+    documents_json,
+    tombstone_json,
+)
 
 router = APIRouter(tags=["documents"])
 
@@ -30,11 +37,15 @@ def list_documents(
         Query(description="Only active documents not verified for lifecycle.stale_after_days."),
     ] = False,
 ) -> dict[str, Any]:
-    """The documents the caller may read (an admin key: all of them, deleted ones too)."""
+    """The documents the caller may read (an admin key: all of them, deleted ones too, and
+    the tombstones of erased ones under `erased`)."""
     found = rag.store.list_documents(corpus, access_groups=caller.access_groups)
     if stale:
         found = stale_documents(found, rag.settings.lifecycle.stale_after_days)
-    return {"documents": documents_json(found)}
+    body: dict[str, Any] = {"documents": documents_json(found)}
+    if caller.admin:
+        body["erased"] = [tombstone_json(t) for t in erasing_store(rag.store).tombstones()]
+    return body
 
 
 @router.post(
@@ -98,9 +109,33 @@ def version_number(text: str | None) -> int | None:
 
 
 @router.delete("/documents/{document_id}", summary="Delete a document (kept for audit)")
-def delete_document(document_id: str, rag: deps.Rag, _: deps.Admin) -> dict[str, Any]:
+def delete_document(
+    document_id: str,
+    rag: deps.Rag,
+    admin: deps.Admin,
+    erase: Annotated[
+        bool, Query(description="Erase it for good instead (POST /documents/{id}/erase).")
+    ] = False,
+) -> dict[str, Any]:
     """Every version is marked deleted: never searched again, kept for audit."""
+    if erase:
+        return erase_document_route(document_id, rag, admin)
     return {"document_id": document_id, "versions_deleted": rag.store.delete_document(document_id)}
+
+
+@router.post("/documents/{document_id}/erase", summary="Erase a document for good")
+def erase_document_route(document_id: str, rag: deps.Rag, admin: deps.Admin) -> dict[str, Any]:
+    """Text, chunks, vectors, keyword rows, every version, cached answers and saved
+    answers' quotes of it are removed in one transaction; a tombstone remains."""
+    report = erase_document(rag, document_id, erased_by=f"key:{admin.name}")
+    return {
+        "document_id": document_id,
+        "erased": tombstone_json(report.tombstone),
+        "versions_erased": report.versions,
+        "chunks_erased": report.chunks,
+        "cached_answers_removed": report.cached_answers,
+        "saved_answers_redacted": report.saved_answers,
+    }
 
 
 @router.get("/documents/{document_id}/text", summary="A document's text with page boundaries")

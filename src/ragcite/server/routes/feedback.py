@@ -31,5 +31,6 @@ def add_feedback(body: FeedbackRequest, rag: deps.Rag, caller: deps.Caller) -> d
         claim_text=body.claim_text,
         comment=body.comment,
         response_json=json.dumps(body.response, ensure_ascii=False) if body.response else None,
+        key_name=caller.name,
     )
     return feedback_json(record)

@@ -1,0 +1,1 @@
+"""After the answer: saved answers, re-checking them, erasure, and feedback reports."""
