@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Annotated, cast
 
@@ -70,4 +70,6 @@ def ask(rag: Ragcite, request: AskRequest, caller: CallerIdentity) -> CitedRespo
         access_groups=caller.access_groups,
         include_superseded=request.include_superseded,
     )
+    if request.document_ids is not None:
+        filters = replace(filters, document_ids=tuple(request.document_ids))
     return rag.ask(request.question, k=request.top_k, filters=filters)

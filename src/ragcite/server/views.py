@@ -9,7 +9,15 @@ from urllib.parse import urlsplit, urlunsplit
 
 from ragcite.index.feedback import FeedbackRecord
 from ragcite.index.store import DocumentText
-from ragcite.models import Document
+from ragcite.models import CitedResponse, Document
+from ragcite.render.api import response_json
+
+
+def answer_json(response: CitedResponse) -> dict[str, Any]:
+    """The rendered response, with the question under both names a request may use
+    (`query` and `question`), so a client reads back the name it sent."""
+    rendered = response_json(response)
+    return {**rendered, "question": rendered["query"]}
 
 
 def version_json(document: Document) -> dict[str, Any]:
