@@ -21,6 +21,7 @@ async function loadDocuments() {
       return;
     }
     const { documents } = await reply.json();
+    if (scopeLoaded) fillScope(documents);
     list.replaceChildren(documents.length
       ? el("ul", { class: "doc-list" }, documents.map(documentRow))
       : el("p", { class: "hint" }, "No documents yet: upload one above."));
@@ -136,7 +137,53 @@ function uploadOne(job) {
   });
 }
 
+// -- the scope of a question: all documents, or the ones ticked ------------------------------
+
+let scopeLoaded = false;
+
+async function loadScope() {
+  try {
+    const reply = await api("/documents");
+    if (!reply.ok) {
+      $("#scope-list").replaceChildren(el("p", { class: "form-error" }, `The documents could not be listed: ${await problemDetail(reply)}`));
+      return;
+    }
+    fillScope((await reply.json()).documents);
+  } catch (error) {
+    $("#scope-list").replaceChildren(el("p", { class: "form-error" }, `The server could not be reached (${error.message}).`));
+  }
+}
+
+function fillScope(documents) {
+  const ticked = new Set(chosenDocuments() || []);
+  const live = documents.filter((d) => d.status !== "deleted");
+  $("#scope-list").replaceChildren(...(live.length ? live.map((d) => el("label", { class: "check" },
+    el("input", { type: "checkbox", value: d.document_id, checked: ticked.has(d.document_id) }),
+    ` ${d.title}`, d.corpus !== "default" ? el("span", { class: "scope-corpus" }, ` · ${d.corpus}`) : null))
+    : [el("p", { class: "hint" }, "No documents yet.")]));
+  scopeLoaded = true;
+  updateScope();
+}
+
+// The ticked document IDs, or null for every document.
+function chosenDocuments() {
+  const ids = [...document.querySelectorAll("#scope-list input:checked")].map((input) => input.value);
+  return ids.length ? ids : null;
+}
+
+function updateScope() {
+  const ids = chosenDocuments();
+  $("#scope-summary").textContent = ids
+    ? `Search in: ${plural(ids.length, "chosen document", "chosen documents")}` : "Search in: all documents";
+}
+
 function wireLibrary() {
+  $("#scope").addEventListener("toggle", () => { if ($("#scope").open && !scopeLoaded) loadScope(); });
+  $("#scope-list").addEventListener("change", updateScope);
+  $("#scope-clear").addEventListener("click", () => {
+    document.querySelectorAll("#scope-list input:checked").forEach((input) => { input.checked = false; });
+    updateScope();
+  });
   $("#library-toggle").addEventListener("click", () => toggleLibrary());
   const input = $("#upload-input");
   input.addEventListener("change", () => { if (input.files.length) uploadFiles(input.files).then(() => { input.value = ""; }); });
