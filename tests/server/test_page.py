@@ -388,6 +388,7 @@ def test_document_library_upload_list_and_delete(tab: Tab) -> None:
     expect(docs.first).to_be_visible()
     expect(page.locator(".doc-status-superseded").first).to_be_visible()
     expect(page.locator(".doc-status-active").first).to_be_visible()
+    expect(page.locator(".doc-status-stale").first).to_be_visible()  # demo policies from 2024
     expect(page.locator(".doc-version-label").first).to_have_text(
         re.compile(r"^v\d+( · \d{4}-\d\d-\d\d)?$")
     )

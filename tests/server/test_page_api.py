@@ -119,3 +119,16 @@ def test_feedback_takes_the_question_under_either_name(writable_client: TestClie
             "/feedback", json={name: PII, "rating": "wrong_citation", "chunk_id": chunk_id}
         )
         assert sent.status_code in (200, 201), sent.text
+
+
+def test_documents_list_marks_stale_versions(client: TestClient) -> None:
+    listed = client.get("/documents").json()["documents"]
+    versions = [v for d in listed for v in d["versions"]]
+    assert all(isinstance(v["stale"], bool) for v in versions)
+    assert all(d["stale"] == d["versions"][0]["stale"] for d in listed)
+    stale_only = client.get("/documents", params={"stale": "true"}).json()["documents"]
+    assert stale_only  # the demo's policies took effect in 2024: over 365 days ago
+    assert {d["document_id"] for d in stale_only} == {
+        d["document_id"] for d in listed if any(v["stale"] for v in d["versions"])
+    }
+    assert all(v["stale"] for d in stale_only for v in d["versions"])

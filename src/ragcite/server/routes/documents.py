@@ -32,9 +32,9 @@ def list_documents(
 ) -> dict[str, Any]:
     """The documents the caller may read (an admin key: all of them, deleted ones too)."""
     found = rag.store.list_documents(corpus, access_groups=caller.access_groups)
-    if stale:
-        found = stale_documents(found, rag.settings.lifecycle.stale_after_days)
-    return {"documents": documents_json(found)}
+    old = stale_documents(found, rag.settings.lifecycle.stale_after_days)
+    marked = {(d.document_id, d.version) for d in old}
+    return {"documents": documents_json(old if stale else found, marked)}
 
 
 @router.post(

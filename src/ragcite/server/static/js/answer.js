@@ -173,7 +173,7 @@ function citationMarker(citation, n, claim) {
   open.addEventListener("click", () => {
     wrap.hidePop();
     openViewer({ documentId: citation.document_id, version: citation.document_version,
-                 span: citation.document_span, display: citation.display, status: citation.status,
+                 span: citation.document_span, display: citation.title || citation.display, status: citation.status,
                  page: citation.page, section: citation.section, returnFocus: marker });
   });
   wrap.append(marker, pop);
@@ -240,7 +240,7 @@ function sourceItem(source, nearest, n) {
   const open = el("button", { type: "button", class: "link-button open-source" }, "Show in the document");
   open.addEventListener("click", () => openViewer({
     documentId: source.document_id, version: source.document_version,
-    span: [source.char_start, source.char_end], display: source.display, status: source.status,
+    span: [source.char_start, source.char_end], display: source.title || source.display, status: source.status,
     page: source.page, section: source.section, returnFocus: open }));
   const title = source.title || source.display;
   const facts = [versionLabel(source), source.section ? `§ ${source.section}` : null,

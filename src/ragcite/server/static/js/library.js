@@ -36,6 +36,7 @@ function documentRow(doc) {
   const versions = doc.versions.map((v) => el("li", { class: "doc-version" },
     el("span", { class: "doc-version-label" }, versionLabel(v)), " ",
     el("span", { class: `doc-status doc-status-${v.status}` }, v.status),
+    v.stale ? [" ", el("span", { class: "doc-status doc-status-stale", title: "Not re-verified for a while: check it is still current" }, "stale")] : null,
     el("span", { class: "doc-added" }, ` · added ${v.ingested_at.slice(0, 10)}`)));
   const remove = el("button", { type: "button", class: "link-button danger" }, "Delete");
   const message = el("p", { class: "doc-message", role: "status" });
