@@ -103,6 +103,7 @@ function onEvent(event, data) {
     }
   } else if (event === "response") {
     renderResponse(data);
+    refreshCorpusStatus();
   } else if (event === "error") {
     $("#result").replaceChildren();
     showFormError(data.detail || "The question could not be answered.");
@@ -173,4 +174,6 @@ document.addEventListener("DOMContentLoaded", () => {
     if (!event.target.closest(".cite-wrap")) document.querySelectorAll(".cite-wrap.open").forEach((w) => w.hidePop());
   });
   refreshCorpusStatus();
+  // Someone else may have added or deleted documents meanwhile.
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshCorpusStatus(); });
 });

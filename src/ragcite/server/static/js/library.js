@@ -66,7 +66,7 @@ function documentRow(doc) {
   const deleted = doc.status === "deleted";
   return el("li", { class: "doc", "data-document-id": doc.document_id },
     el("div", { class: "doc-main" },
-      el("p", { class: "doc-title" }, doc.title, statusTag(doc)),
+      el("p", { class: "doc-title" }, doc.title, statusTag({ status: doc.status })),
       el("p", { class: "doc-meta" },
         [doc.document_id, doc.corpus !== "default" ? `corpus ${doc.corpus}` : null,
          doc.access.length ? `groups: ${doc.access.join(", ")}` : "readable by everyone"].filter(Boolean).join(" · ")),
