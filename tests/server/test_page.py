@@ -330,6 +330,39 @@ def test_ask_within_chosen_documents_and_report_a_wrong_citation(tab: Tab) -> No
     expect(page.locator("#scope-summary")).to_have_text("Search in: all documents")
 
 
+def test_ask_within_a_chosen_corpus(tab: Tab, live_server: str) -> None:
+    page = tab.page
+    added = page.request.post(
+        f"{live_server}/documents",
+        multipart={
+            "file": {
+                "name": f"rail-{tab.size}.md",
+                "mimeType": "text/markdown",
+                "buffer": f"# Rail {tab.size}\n\nTrain journeys go second class.\n".encode(),
+            },
+            "corpus": "travel",
+        },
+    )
+    assert added.status in (200, 201), added.text()
+    page.get_by_text("Search in: all documents").click()
+    whole = page.get_by_role("checkbox", name="All of “travel”")
+    whole.check()
+    expect(page.locator("#scope-summary")).to_have_text("Search in: the “travel” corpus")
+    group = page.get_by_role("group", name="Corpus travel")
+    mine = group.get_by_role("checkbox", name=f"Rail {tab.size}", exact=True)
+    expect(mine).to_be_checked()
+    tab.check("16-corpus-scope")
+    question = "Which class are train journeys booked in?"
+    with page.expect_request("**/ask/stream") as sent:
+        ask(page, question)
+    assert sent.value.post_data_json == {"question": question, "corpora": ["travel"]}
+    titles = page.locator(".sources .source-title").all_inner_texts()
+    assert titles and all("Rail " in t for t in titles), titles
+    # Unticking one document of the corpus turns the corpus into a list of documents.
+    mine.uncheck()
+    expect(whole).not_to_be_checked()
+
+
 def test_claims_show_as_they_arrive(tab: Tab) -> None:
     page = tab.page
     page.evaluate("""() => {

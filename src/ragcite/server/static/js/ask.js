@@ -19,8 +19,7 @@ async function ask(question) {
   stage("search", "Searching the documents…");
   const body = { question };
   if ($("#include-older").checked) body.include_superseded = true;
-  const chosen = chosenDocuments();
-  if (chosen) body.document_ids = chosen;
+  Object.assign(body, chosenScope() || {});
   try {
     const response = await api("/ask/stream", {
       method: "POST", signal: running.signal,

@@ -156,26 +156,51 @@ async function loadScope() {
 }
 
 function fillScope(documents) {
-  const ticked = new Set(chosenDocuments() || []);
+  const ticked = new Set([...document.querySelectorAll("#scope-list input:checked")].map((input) => input.value));
   const live = documents.filter((d) => d.status !== "deleted");
-  $("#scope-list").replaceChildren(...(live.length ? live.map((d) => el("label", { class: "check" },
-    el("input", { type: "checkbox", value: d.document_id, checked: ticked.has(d.document_id) }),
-    ` ${d.title}`, d.corpus !== "default" ? el("span", { class: "scope-corpus" }, ` · ${d.corpus}`) : null))
-    : [el("p", { class: "hint" }, "No documents yet.")]));
+  const corpora = [...new Set(live.map((d) => d.corpus))].sort();
+  const box = (d) => el("label", { class: "check" },
+    el("input", { type: "checkbox", value: d.document_id, "data-corpus": d.corpus, checked: ticked.has(d.document_id) }),
+    ` ${d.title}`);
+  let items;
+  if (!live.length) items = [el("p", { class: "hint" }, "No documents yet.")];
+  else if (corpora.length === 1) items = live.map(box);
+  else {
+    // Several corpora: a whole corpus may be chosen (documents added to it later count too).
+    items = corpora.map((corpus) => el("div", { class: "scope-corpus", role: "group", "aria-label": `Corpus ${corpus}` },
+      el("label", { class: "check scope-whole" },
+        el("input", { type: "checkbox", value: `corpus:${corpus}`, "data-whole": corpus, checked: ticked.has(`corpus:${corpus}`) }),
+        ` All of “${corpus}”`),
+      live.filter((d) => d.corpus === corpus).map(box)));
+  }
+  $("#scope-list").replaceChildren(...items);
   scopeLoaded = true;
   updateScope();
 }
 
-// The ticked document IDs, or null for every document.
-function chosenDocuments() {
-  const ids = [...document.querySelectorAll("#scope-list input:checked")].map((input) => input.value);
-  return ids.length ? ids : null;
+// What the question is limited to: {corpora} when only whole corpora are ticked, else
+// {document_ids}; null for everything.
+function chosenScope() {
+  const whole = [...document.querySelectorAll("#scope-list input[data-whole]:checked")].map((input) => input.dataset.whole);
+  const docs = [...document.querySelectorAll("#scope-list input[data-corpus]:checked")];
+  if (whole.length && docs.every((input) => whole.includes(input.dataset.corpus))) return { corpora: whole };
+  const ids = docs.map((input) => input.value);
+  return ids.length ? { document_ids: ids } : null;
 }
 
-function updateScope() {
-  const ids = chosenDocuments();
-  $("#scope-summary").textContent = ids
-    ? `Search in: ${plural(ids.length, "chosen document", "chosen documents")}` : "Search in: all documents";
+function updateScope(event) {
+  const whole = event && event.target.dataset && event.target.dataset.whole;
+  if (whole) {  // a corpus box ticks or clears the documents in it
+    document.querySelectorAll(`#scope-list input[data-corpus="${CSS.escape(whole)}"]`)
+      .forEach((input) => { input.checked = event.target.checked; });
+  } else if (event && event.target.dataset && event.target.dataset.corpus && !event.target.checked) {
+    const all = document.querySelector(`#scope-list input[data-whole="${CSS.escape(event.target.dataset.corpus)}"]`);
+    if (all) all.checked = false;  // no longer the whole corpus
+  }
+  const scope = chosenScope();
+  $("#scope-summary").textContent = !scope ? "Search in: all documents"
+    : scope.corpora ? `Search in: ${scope.corpora.length === 1 ? `the “${scope.corpora[0]}” corpus` : plural(scope.corpora.length, "corpus", "corpora")}`
+    : `Search in: ${plural(scope.document_ids.length, "chosen document", "chosen documents")}`;
 }
 
 function wireLibrary() {
