@@ -288,6 +288,7 @@ class Ragcite:
             return asked.empty_store()
         asked.retrieved, chunks = self._retrieve(query, k, filters, asked.timings)
         asked.reranked = chunks
+        asked.report("passages", len(chunks))
         if not chunks:
             return asked.unanswerable([], [flag("no_documents_retrieved")])
         return self._ladder(asked, chunks, generator)
@@ -336,6 +337,7 @@ class Ragcite:
                 draft = generator.generate(asked.query, chunks, violations=violations)
             except UnusableOutputError as exc:  # a bad answer, unlike an unreachable server
                 return asked.attempted(Attempt(error=str(exc)))
+        asked.report("checking", len(draft.claims))
         with timed(timings, "verify" + step):
             gate = verify_answer(
                 draft,

@@ -13,8 +13,9 @@ rankings, drafts and gate results in it, so it measures exactly what `ask` did.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from ragcite.errors import InputError
@@ -39,6 +40,12 @@ DEGRADED_TEXT = (
 EMPTY_STORE_TEXT = "The store holds no documents yet: add some with `ragcite ingest PATH`."
 NEAREST_SOURCES = 3
 MAX_QUERY_CHARS = 2000
+
+Progress = Callable[[str, int], None]
+# Who hears how far an ask has come ("passages", 6), ("checking", 3); set by a caller that
+# shows progress (the server's /ask/stream), None elsewhere. A context variable, so the
+# pipeline's signatures stay as they are.
+progress_hook: ContextVar[Progress | None] = ContextVar("ragcite_progress", default=None)
 
 
 @dataclass
@@ -86,6 +93,12 @@ class AskRecord:
     retrieved: RetrievalResult | None = None
     reranked: list[SourceChunk] = field(default_factory=list)
     attempts: list[Attempt] = field(default_factory=list)
+
+    def report(self, stage: str, count: int) -> None:
+        """Tell the `progress_hook` (if any) that `stage` is reached with `count` items."""
+        hook = progress_hook.get()
+        if hook is not None:
+            hook(stage, count)
 
     def attempted(self, attempt: Attempt) -> Attempt:
         self.attempts.append(attempt)

@@ -175,9 +175,10 @@ def _hidden_from(groups: tuple[str, ...], restricted: list[Restricted]) -> list[
 
 def _leaks(payload: Any, hidden: list[Restricted]) -> list[str]:
     """Every restricted ID, title or text piece found anywhere in `payload` (the caller's
-    own question, echoed as `query`, left out: it is their input, not the store's)."""
+    own question, echoed as `query` and `question`, left out: it is their input, not the
+    store's)."""
     if isinstance(payload, dict):
-        payload = {k: v for k, v in payload.items() if k != "query"}
+        payload = {k: v for k, v in payload.items() if k not in ("query", "question")}
     text = json.dumps(payload, ensure_ascii=False)
     words = " ".join(_words(text))
     found = []

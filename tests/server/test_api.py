@@ -109,7 +109,10 @@ def test_documents_list_versions_and_status(client: TestClient) -> None:
     retention = documents["data-retention-policy"]
     assert [v["version"] for v in retention["versions"]] == [2, 1]
     assert [v["status"] for v in retention["versions"]] == ["active", "superseded"]
-    assert retention["version_label"] == "v2024"
+    # The one version label answers and the page use: number and effective date.
+    newest = retention["versions"][0]
+    assert retention["version_label"] == f"v2 · {newest['effective_date']}"
+    assert newest["version_label"] == retention["version_label"]
 
 
 def test_document_text_has_page_boundaries(client: TestClient) -> None:

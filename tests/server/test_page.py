@@ -281,12 +281,85 @@ def test_progress_stages_cancel_and_older_versions(tab: Tab) -> None:
     expect(cancel).to_be_hidden()
     page.evaluate("() => { window.fetch = window.realFetch; }")
 
+    # Every text the progress list is given, as the stream's stages arrive (recorded as
+    # set, so texts replaced within one frame count too).
+    page.evaluate("""() => {
+        window.stagesSeen = [];
+        const shown = window.stage;
+        window.stage = (key, text) => { window.stagesSeen.push(text); shown(key, text); };
+    }""")
     page.get_by_label("Include older versions").check()
+    fresh = f"{PII} ({tab.size})"  # not answered before, so not from the answer cache
+    page.get_by_role("textbox", name=QUESTION_BOX).fill(fresh)
     with page.expect_request("**/ask/stream") as sent:
         page.get_by_role("button", name="Ask", exact=True).click()
-    assert sent.value.post_data_json == {"question": PII, "include_superseded": True}
+    assert sent.value.post_data_json == {"question": fresh, "include_superseded": True}
     page.locator(".answer").wait_for()
     expect(page.locator(".answer .cite").first).to_be_visible()
+    seen = page.evaluate("() => window.stagesSeen")
+    assert seen[0] == "Searching the documents…", seen
+    assert any(re.fullmatch(r"Found \d+ passages", s) for s in seen), seen
+    assert any(re.fullmatch(r"Checking \d+ claims? against the quoted words…", s) for s in seen)
+
+
+def test_ask_within_chosen_documents_and_report_a_wrong_citation(tab: Tab) -> None:
+    page = tab.page
+    page.get_by_text("Search in: all documents").click()
+    page.get_by_role("checkbox", name="Data Retention Policy").check()
+    expect(page.locator("#scope-summary")).to_have_text("Search in: 1 chosen document")
+    tab.check("14-scope")
+    with page.expect_request("**/ask/stream") as sent:
+        ask(page, PII)
+    assert sent.value.post_data_json == {"question": PII, "document_ids": ["data-retention-policy"]}
+    titles = page.locator(".sources.numbered .source-title").all_inner_texts()
+    assert titles and all("Data Retention Policy" in t for t in titles), titles
+
+    marker = page.locator(".answer .cite").first
+    marker.click()
+    pop = page.locator(".cite-wrap.open .pop")
+    with page.expect_request("**/feedback") as reported:
+        pop.get_by_role("button", name="Wrong citation?").click()
+    sent_report = reported.value.post_data_json
+    assert sent_report["rating"] == "wrong_citation"
+    assert sent_report["question"] == PII
+    assert sent_report["chunk_id"] == marker.locator("xpath=..").get_attribute("data-chunk-id")
+    expect(pop.get_by_role("status")).to_have_text("Reported: thank you.")
+    tab.check("15-reported")
+    page.get_by_role("button", name="Search all documents").click()
+    expect(page.locator("#scope-summary")).to_have_text("Search in: all documents")
+
+
+def test_ask_within_a_chosen_corpus(tab: Tab, live_server: str) -> None:
+    page = tab.page
+    added = page.request.post(
+        f"{live_server}/documents",
+        multipart={
+            "file": {
+                "name": f"rail-{tab.size}.md",
+                "mimeType": "text/markdown",
+                "buffer": f"# Rail {tab.size}\n\nTrain journeys go second class.\n".encode(),
+            },
+            "corpus": "travel",
+        },
+    )
+    assert added.status in (200, 201), added.text()
+    page.get_by_text("Search in: all documents").click()
+    whole = page.get_by_role("checkbox", name="All of “travel”")
+    whole.check()
+    expect(page.locator("#scope-summary")).to_have_text("Search in: the “travel” corpus")
+    group = page.get_by_role("group", name="Corpus travel")
+    mine = group.get_by_role("checkbox", name=f"Rail {tab.size}", exact=True)
+    expect(mine).to_be_checked()
+    tab.check("16-corpus-scope")
+    question = "Which class are train journeys booked in?"
+    with page.expect_request("**/ask/stream") as sent:
+        ask(page, question)
+    assert sent.value.post_data_json == {"question": question, "corpora": ["travel"]}
+    titles = page.locator(".sources .source-title").all_inner_texts()
+    assert titles and all("Rail " in t for t in titles), titles
+    # Unticking one document of the corpus turns the corpus into a list of documents.
+    mine.uncheck()
+    expect(whole).not_to_be_checked()
 
 
 def test_claims_show_as_they_arrive(tab: Tab) -> None:
@@ -300,6 +373,7 @@ def test_claims_show_as_they_arrive(tab: Tab) -> None:
         onEvent('answer', {text: 'Customer PII is kept three years.'});
         onEvent('claim', {index: 0, text: 'Customer PII is kept three years.', confidence: 0.8,
           confidence_label: 'HIGH', verified: true,
+          confidence_reason: 'Its one quote is exact and supported.',
           citations: [{chunk_id: 'c1', title: 'Data Retention Policy',
           display: 'Data Retention Policy', quote: 'kept for three years', quote_status: 'exact',
           support: 'supported', version_label: 'v2 · 2024-01-15', status: 'active'}]});
@@ -307,6 +381,10 @@ def test_claims_show_as_they_arrive(tab: Tab) -> None:
     expect(page.locator(".stages li").last).to_have_text("Checking the quotes: 1 claim verified")
     expect(page.locator(".streamed .claim")).to_contain_text("Customer PII is kept three years.")
     expect(page.locator(".streamed .cite")).to_have_text("1")
+    page.locator(".streamed .cite").focus()
+    expect(page.locator(".streamed .pop-meta")).to_contain_text(
+        "Claim confidence: High (0.80). Its one quote is exact and supported."
+    )
     tab.check("7-claims-arriving")
 
 
@@ -318,6 +396,11 @@ def test_dark_mode_and_offline_docs(browser: sync_api.Browser, live_server: str)
         assert _contrast(dark.page, "#question") >= 3.0
         ask(dark.page, PII)
         dark.check("8-dark")
+        dark.page.locator(".answer .cite").first.click()
+        dark.page.get_by_text("Search in: all documents").click()
+        dark.page.get_by_role("button", name="Documents", exact=True).click()
+        expect(dark.page.locator(".doc-status-stale").first).to_be_visible()
+        dark.check("8-dark-library-and-quote")
         icon = dark.page.evaluate("() => document.querySelector('link[rel=icon]').href")
         assert icon.endswith("/static/favicon.svg")
         dark.page.goto(f"{live_server}/docs")
@@ -342,6 +425,7 @@ def test_document_library_upload_list_and_delete(tab: Tab) -> None:
     expect(docs.first).to_be_visible()
     expect(page.locator(".doc-status-superseded").first).to_be_visible()
     expect(page.locator(".doc-status-active").first).to_be_visible()
+    expect(page.locator(".doc-status-stale").first).to_be_visible()  # demo policies from 2024
     expect(page.locator(".doc-version-label").first).to_have_text(
         re.compile(r"^v\d+( · \d{4}-\d\d-\d\d)?$")
     )

@@ -3,6 +3,9 @@ words, one version label, version numbers like "v5" on upload, and offline /docs
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from fastapi.testclient import TestClient
 
 from .test_api import assert_problem
@@ -65,3 +68,67 @@ def test_docs_are_served_offline_without_a_key(client: TestClient) -> None:
     assert script.status_code == 200 and len(script.content) > 100_000
     icon = client.get("/static/favicon.svg", headers={"Authorization": ""})
     assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
+
+
+def _events(client: TestClient, body: dict[str, object]) -> list[tuple[str, dict[str, Any]]]:
+    with client.stream("POST", "/ask/stream", json=body) as response:
+        assert response.status_code == 200
+        raw = "".join(response.iter_text())
+    events = []
+    for block in raw.strip().split("\n\n"):
+        lines = dict(line.split(": ", 1) for line in block.splitlines())
+        events.append((lines["event"], json.loads(lines["data"])))
+    return events
+
+
+def test_stream_reports_its_stages_with_counts_before_the_claims(client: TestClient) -> None:
+    events = _events(client, {"query": PII + " (stages)"})  # new wording: not from the cache
+    kinds = [kind for kind, _ in events]
+    stages = [data for kind, data in events if kind == "stage"]
+    assert [s["stage"] for s in stages] == ["searching", "passages", "checking"]
+    final = events[-1][1]
+    assert stages[1]["count"] >= len(final["sources"]) > 0
+    assert stages[2]["count"] >= len(final["claims"]) > 0
+    assert kinds.index("stage") < kinds.index("answer")
+    assert max(i for i, k in enumerate(kinds) if k == "stage") < kinds.index("claim")
+    assert events[0][1]["question"] == events[0][1]["query"] == PII + " (stages)"
+    assert final["question"] == final["query"]
+
+
+def test_ask_within_chosen_documents(client: TestClient) -> None:
+    everywhere = client.post("/ask", json={"question": PII}).json()
+    assert {s["document_id"] for s in everywhere["sources"]} >= {"data-retention-policy"}
+    elsewhere = client.post(
+        "/ask", json={"question": PII, "document_ids": ["employee-handbook"]}
+    ).json()
+    found = {s["document_id"] for s in elsewhere["sources"]}
+    assert found <= {"employee-handbook"}, found
+    within = client.post(
+        "/ask", json={"question": PII, "document_ids": ["data-retention-policy"]}
+    ).json()
+    assert within["answerable"]
+    assert {s["document_id"] for s in within["sources"]} == {"data-retention-policy"}
+    assert within["question"] == PII
+
+
+def test_feedback_takes_the_question_under_either_name(writable_client: TestClient) -> None:
+    answer = writable_client.post("/ask", json={"question": PII}).json()
+    chunk_id = answer["claims"][0]["citations"][0]["chunk_id"]
+    for name in ("question", "query"):
+        sent = writable_client.post(
+            "/feedback", json={name: PII, "rating": "wrong_citation", "chunk_id": chunk_id}
+        )
+        assert sent.status_code in (200, 201), sent.text
+
+
+def test_documents_list_marks_stale_versions(client: TestClient) -> None:
+    listed = client.get("/documents").json()["documents"]
+    versions = [v for d in listed for v in d["versions"]]
+    assert all(isinstance(v["stale"], bool) for v in versions)
+    assert all(d["stale"] == d["versions"][0]["stale"] for d in listed)
+    stale_only = client.get("/documents", params={"stale": "true"}).json()["documents"]
+    assert stale_only  # the demo's policies took effect in 2024: over 365 days ago
+    assert {d["document_id"] for d in stale_only} == {
+        d["document_id"] for d in listed if any(v["stale"] for v in d["versions"])
+    }
+    assert all(v["stale"] for d in stale_only for v in d["versions"])

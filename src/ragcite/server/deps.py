@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Annotated, cast
 
@@ -72,6 +72,8 @@ def ask(rag: Ragcite, request: AskRequest, caller: CallerIdentity) -> CitedRespo
         include_superseded=request.include_superseded,
         as_of=request.as_of,
     )
+    if request.document_ids is not None:
+        filters = replace(filters, document_ids=tuple(request.document_ids))
     response = rag.ask(request.question, k=request.top_k, filters=filters)
     save_answer(rag, response, key_name=caller.name, groups=caller.access_groups)
     return response

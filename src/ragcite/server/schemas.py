@@ -26,6 +26,12 @@ class AskRequest(BaseModel):
     )
     top_k: int | None = Field(default=None, ge=1, le=200, description="Chunks to retrieve.")
     corpora: list[str] | None = Field(default=None, description="Only these corpora.")
+    document_ids: list[str] | None = Field(
+        default=None,
+        max_length=500,
+        description="Only these documents (IDs as GET /documents lists them).",
+        examples=[["data-retention-policy"]],
+    )
     include_superseded: bool | None = Field(
         default=None, description="Also search superseded document versions."
     )
@@ -51,7 +57,12 @@ class FeedbackRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS)
+    query: str = Field(
+        min_length=1,
+        max_length=MAX_QUERY_CHARS,
+        validation_alias=AliasChoices("query", "question"),
+        description="The question the feedback is about; `question` is accepted as the same field.",
+    )
     rating: Rating
     chunk_id: str | None = Field(default=None, max_length=200)
     claim_text: str | None = Field(default=None, max_length=4000)

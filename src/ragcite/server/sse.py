@@ -1,27 +1,34 @@
-"""Server-sent events for /ask/stream: `started`, `answer` pieces, each `claim`, `response`.
+"""Server-sent events for /ask/stream: `started`, `stage` (how far the answer has come),
+`answer` pieces, each `claim`, `response`.
 
-Claims arrive only after the gate has verified them; each carries its citations by
-stable chunk ID, so a page's markers never renumber when the final response lands.
-An error after the stream began arrives as an `error` event with problem details.
+Stages arrive as the pipeline reaches them: `searching`, then `passages` (with `count`,
+the passages found) and `checking` (with `count`, the claims the gate is checking); a
+cached answer skips them. Claims arrive only after the gate has verified them; each
+carries its citations by stable chunk ID, so a page's markers never renumber when the
+final response lands. An error after the stream began arrives as an `error` event with
+problem details.
 """
 
 from __future__ import annotations
 
 import json
+import queue
 import re
+import threading
 from collections.abc import AsyncIterator
-from functools import partial
 from typing import Any
 
 import anyio
 
 from ragcite.errors import RagciteError
+from ragcite.models import CitedResponse
 from ragcite.pipeline import Ragcite
-from ragcite.render.api import response_json
 from ragcite.server import deps
 from ragcite.server.auth import Caller
 from ragcite.server.problems import error_problem_body
 from ragcite.server.schemas import AskRequest
+from ragcite.server.views import answer_json
+from ragcite.trace import progress_hook
 
 _SENTENCE_END = re.compile(r"(?<=[.!?:])\s+")
 
@@ -39,14 +46,44 @@ def answer_pieces(text: str) -> list[str]:
     return [*pieces, text[start:]] if start < len(text) else pieces
 
 
+Outcome = tuple[str, Any]  # ("stage", {...}) | ("done", CitedResponse) | ("error", exc)
+
+
+def _ask_in_thread(rag: Ragcite, request: AskRequest, caller: Caller) -> queue.SimpleQueue[Outcome]:
+    """Start answering in a thread of its own; its stages and outcome arrive on the queue."""
+    outcomes: queue.SimpleQueue[Outcome] = queue.SimpleQueue()
+
+    def stage(name: str, count: int) -> None:
+        outcomes.put(("stage", {"stage": name, "count": count}))
+
+    def work() -> None:
+        progress_hook.set(stage)  # this thread's own context
+        try:
+            outcomes.put(("done", deps.ask(rag, request, caller)))
+        except BaseException as exc:  # handed to the event loop, which re-raises the unexpected
+            outcomes.put(("error", exc))
+
+    threading.Thread(target=work, name="ragcite-ask-stream", daemon=True).start()
+    return outcomes
+
+
 async def answer_events(rag: Ragcite, request: AskRequest, caller: Caller) -> AsyncIterator[bytes]:
-    yield sse_event("started", {"query": request.question})
-    try:
-        response = await anyio.to_thread.run_sync(partial(deps.ask, rag, request, caller))
-    except RagciteError as exc:
-        yield sse_event("error", error_problem_body(exc))
-        return
-    rendered = response_json(response)
+    yield sse_event("started", {"query": request.question, "question": request.question})
+    yield sse_event("stage", {"stage": "searching"})
+    outcomes = _ask_in_thread(rag, request, caller)
+    while True:
+        kind, value = await anyio.to_thread.run_sync(outcomes.get, abandon_on_cancel=True)
+        if kind == "stage":
+            yield sse_event("stage", value)
+        elif isinstance(value, RagciteError):
+            yield sse_event("error", error_problem_body(value))
+            return
+        elif isinstance(value, BaseException):
+            raise value
+        else:
+            break
+    response: CitedResponse = value
+    rendered = answer_json(response)
     for piece in answer_pieces(rendered["answer"]):
         yield sse_event("answer", {"text": piece})
     for index, claim in enumerate(rendered["claims"]):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from itertools import groupby
 from pathlib import PurePath
 from typing import Any
@@ -10,14 +11,23 @@ from urllib.parse import urlsplit, urlunsplit
 from ragcite.index.answers import Tombstone
 from ragcite.index.feedback import FeedbackRecord
 from ragcite.index.store import DocumentText
-from ragcite.models import Document
+from ragcite.models import CitedResponse, Document
+from ragcite.render.api import response_json, version_label
 
 
-def version_json(document: Document) -> dict[str, Any]:
+def answer_json(response: CitedResponse) -> dict[str, Any]:
+    """The rendered response, with the question under both names a request may use
+    (`query` and `question`), so a client reads back the name it sent."""
+    rendered = response_json(response)
+    return {**rendered, "question": rendered["query"]}
+
+
+def version_json(document: Document, *, stale: bool = False) -> dict[str, Any]:
     return {
         "version": document.version,
-        "version_label": document.version_label,
+        "version_label": version_label(document.version, document.effective_date),
         "status": str(document.status),
+        "stale": stale,
         "superseded_by": document.superseded_by,
         "effective_date": document.effective_date.isoformat() if document.effective_date else None,
         "ingested_at": document.ingested_at.isoformat(),
@@ -54,14 +64,16 @@ def shown_source(uri: str) -> str:
     return PurePath(path).name if PurePath(path).is_absolute() or parts.scheme else path
 
 
-def documents_json(documents: list[Document]) -> list[dict[str, Any]]:
-    """Documents with every version, newest first; the top level describes the newest."""
+def documents_json(
+    documents: list[Document], stale: Collection[tuple[str, int]] = ()
+) -> list[dict[str, Any]]:
+    """Documents with every version, newest first; the top level describes the newest.
+    `stale` holds the (document ID, version) pairs marked `"stale": true`."""
     listed = []
     for _, group in groupby(documents, key=lambda d: d.document_id):
         versions = sorted(group, key=lambda d: d.version, reverse=True)
-        listed.append(
-            {**document_json(versions[0]), "versions": [version_json(v) for v in versions]}
-        )
+        shown = [version_json(v, stale=(v.document_id, v.version) in stale) for v in versions]
+        listed.append({**document_json(versions[0]), **shown[0], "versions": shown})
     return listed
 
 

@@ -7,10 +7,10 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
 
-from ragcite.render.api import response_json
 from ragcite.server import deps
 from ragcite.server.schemas import AskRequest
 from ragcite.server.sse import answer_events
+from ragcite.server.views import answer_json
 
 router = APIRouter(tags=["answers"])
 
@@ -18,7 +18,7 @@ router = APIRouter(tags=["answers"])
 @router.post("/ask", summary="Answer a question with verified, cited claims")
 def ask(body: AskRequest, rag: deps.Rag, caller: deps.Caller) -> dict[str, Any]:
     """The rendered CitedResponse: claims, citations with verbatim quotes, sources, warnings."""
-    return response_json(deps.ask(rag, body, caller))
+    return answer_json(deps.ask(rag, body, caller))
 
 
 @router.post(
@@ -28,7 +28,8 @@ def ask(body: AskRequest, rag: deps.Rag, caller: deps.Caller) -> dict[str, Any]:
     responses={200: {"content": {"text/event-stream": {}}}},
 )
 def ask_stream(body: AskRequest, rag: deps.Rag, caller: deps.Caller) -> StreamingResponse:
-    """Events: `started`, `answer` (text pieces), `claim` (each verified claim with its
+    """Events: `started`, `stage` (`searching`; `passages` and `checking` with a `count`),
+    `answer` (text pieces), `claim` (each verified claim with its
     citations), `response` (the same JSON as POST /ask); `error` (problem details)."""
     return StreamingResponse(
         answer_events(rag, body, caller),

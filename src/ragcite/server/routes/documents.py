@@ -40,9 +40,9 @@ def list_documents(
     """The documents the caller may read (an admin key: all of them, deleted ones too, and
     the tombstones of erased ones under `erased`)."""
     found = rag.store.list_documents(corpus, access_groups=caller.access_groups)
-    if stale:
-        found = stale_documents(found, rag.settings.lifecycle.stale_after_days)
-    body: dict[str, Any] = {"documents": documents_json(found)}
+    old = stale_documents(found, rag.settings.lifecycle.stale_after_days)
+    marked = {(d.document_id, d.version) for d in old}
+    body: dict[str, Any] = {"documents": documents_json(old if stale else found, marked)}
     if caller.admin:
         body["erased"] = [tombstone_json(t) for t in erasing_store(rag.store).tombstones()]
     return body

@@ -41,7 +41,10 @@ function confidenceReason(data) {
   return `${plural(citations.length, "exact quote", "exact quotes")}, all supported by their sources.`;
 }
 
+let currentQuestion = "";
+
 function renderResponse(data) {
+  currentQuestion = data.query;
   const result = $("#result");
   result.replaceChildren(...(data.answerable ? answerCards(data) : unanswerableCards(data)));
 }
@@ -136,7 +139,7 @@ function citationMarker(citation, n, claim) {
       el("span", { class: "pop-where" }, whereText(citation)),
       el("blockquote", { class: "quote" }, citation.quote),
       el("span", { class: "pop-meta" }, citationFacts(citation, claim)),
-      open));
+      el("span", { class: "pop-actions" }, open, wrongCitation(citation, claim))));
   const state = { hover: false, focus: false, pinned: false, dismissed: false };
   const update = () => {
     const shown = !state.dismissed && (state.hover || state.focus || state.pinned);
@@ -170,7 +173,7 @@ function citationMarker(citation, n, claim) {
   open.addEventListener("click", () => {
     wrap.hidePop();
     openViewer({ documentId: citation.document_id, version: citation.document_version,
-                 span: citation.document_span, display: citation.display, status: citation.status,
+                 span: citation.document_span, display: citation.title || citation.display, status: citation.status,
                  page: citation.page, section: citation.section, returnFocus: marker });
   });
   wrap.append(marker, pop);
@@ -190,7 +193,26 @@ function citationFacts(citation, claim) {
   const support = { supported: "supported by the source", partial: "partly supported",
                     unsupported: "not supported by the source", contradicted: "contradicted by the source",
                     unchecked: "support not checked" }[citation.support] || citation.support;
-  return `${quote}, ${support}. Claim confidence: ${LABELS[claim.confidence_label] || claim.confidence_label} (${Number(claim.confidence).toFixed(2)}).`;
+  const why = claim.confidence_reason ? ` ${claim.confidence_reason}` : "";
+  return `${quote}, ${support}. Claim confidence: ${LABELS[claim.confidence_label] || claim.confidence_label} (${Number(claim.confidence).toFixed(2)}).${why}`;
+}
+
+// "Wrong citation?": tells the server (the feedback API) that this source does not back
+// this claim; the button becomes a short thank-you.
+function wrongCitation(citation, claim) {
+  const report = el("button", { type: "button", class: "link-button quiet report" }, "Wrong citation?");
+  report.addEventListener("click", async () => {
+    report.disabled = true;
+    const question = (typeof currentQuestion === "string" && currentQuestion) || claim.text;
+    const reply = await api("/feedback", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ question, rating: "wrong_citation", chunk_id: citation.chunk_id,
+                             claim_text: claim.text }),
+    }).catch(() => null);
+    const said = reply && reply.ok ? "Reported: thank you." : "The report could not be sent.";
+    report.replaceWith(el("span", { class: "report-done", role: "status" }, said));
+  });
+  return report;
 }
 
 // Keep the popover inside the viewport: a bottom sheet on narrow screens (CSS), else shifted
@@ -218,7 +240,7 @@ function sourceItem(source, nearest, n) {
   const open = el("button", { type: "button", class: "link-button open-source" }, "Show in the document");
   open.addEventListener("click", () => openViewer({
     documentId: source.document_id, version: source.document_version,
-    span: [source.char_start, source.char_end], display: source.display, status: source.status,
+    span: [source.char_start, source.char_end], display: source.title || source.display, status: source.status,
     page: source.page, section: source.section, returnFocus: open }));
   const title = source.title || source.display;
   const facts = [versionLabel(source), source.section ? `§ ${source.section}` : null,

@@ -19,6 +19,7 @@ async function ask(question) {
   stage("search", "Searching the documents…");
   const body = { question };
   if ($("#include-older").checked) body.include_superseded = true;
+  Object.assign(body, chosenScope() || {});
   try {
     const response = await api("/ask/stream", {
       method: "POST", signal: running.signal,
@@ -85,12 +86,15 @@ let streamed = null;
 
 function onEvent(event, data) {
   if (event === "started") {
-    streamed = { claims: [] };
+    streamed = { claims: [], checking: 0 };
+  } else if (event === "stage") {
+    onStage(data);
   } else if (event === "answer") {
-    stage("write", "Writing the answer…");
+    if (!streamed.checking) stage("write", "Writing the answer…");
   } else if (event === "claim") {
     streamed.claims.push(data);
-    stage("check", `Checking the quotes: ${plural(streamed.claims.length, "claim", "claims")} verified`);
+    const of = streamed.checking ? ` of ${streamed.checking}` : "";
+    stage("check", `Checking the quotes: ${streamed.claims.length}${of} ${streamed.claims.length === 1 && !of ? "claim" : "claims"} verified`);
     const prose = $(".streamed");
     if (prose) {
       prose.hidden = false;
@@ -98,9 +102,23 @@ function onEvent(event, data) {
     }
   } else if (event === "response") {
     renderResponse(data);
+    refreshCorpusStatus();
   } else if (event === "error") {
     $("#result").replaceChildren();
     showFormError(data.detail || "The question could not be answered.");
+  }
+}
+
+// The pipeline's own stages: searching → 6 passages found → writing → checking 3 claims.
+function onStage({ stage: name, count }) {
+  if (name === "searching") {
+    stage("search", "Searching the documents…");
+  } else if (name === "passages") {
+    stage("search", count ? `Found ${plural(count, "passage", "passages")}` : "No passage found");
+    if (count) stage("write", `Writing an answer from ${plural(count, "passage", "passages")}…`);
+  } else if (name === "checking") {
+    streamed.checking = count;
+    stage("check", `Checking ${plural(count, "claim", "claims")} against the quoted words…`);
   }
 }
 
@@ -155,4 +173,6 @@ document.addEventListener("DOMContentLoaded", () => {
     if (!event.target.closest(".cite-wrap")) document.querySelectorAll(".cite-wrap.open").forEach((w) => w.hidePop());
   });
   refreshCorpusStatus();
+  // Someone else may have added or deleted documents meanwhile.
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshCorpusStatus(); });
 });

@@ -107,7 +107,7 @@ function confidencePill(label) {
 
 // The one version label: "v5 · 2024-02-01" (the API's version_label when it sends one).
 function versionLabel(item) {
-  if (item.version_label && item.version_label.includes("·")) return item.version_label;
+  if (item.version_label) return item.version_label;
   const version = item.document_version ?? item.version;
   const date = item.document_date ?? item.effective_date;
   if (version === null || version === undefined) return "";

@@ -21,6 +21,7 @@ async function loadDocuments() {
       return;
     }
     const { documents } = await reply.json();
+    if (scopeLoaded) fillScope(documents);
     list.replaceChildren(documents.length
       ? el("ul", { class: "doc-list" }, documents.map(documentRow))
       : el("p", { class: "hint" }, "No documents yet: upload one above."));
@@ -35,6 +36,7 @@ function documentRow(doc) {
   const versions = doc.versions.map((v) => el("li", { class: "doc-version" },
     el("span", { class: "doc-version-label" }, versionLabel(v)), " ",
     el("span", { class: `doc-status doc-status-${v.status}` }, v.status),
+    v.stale ? [" ", el("span", { class: "doc-status doc-status-stale", title: "Not re-verified for a while: check it is still current" }, "stale")] : null,
     el("span", { class: "doc-added" }, ` · added ${v.ingested_at.slice(0, 10)}`)));
   const remove = el("button", { type: "button", class: "link-button danger" }, "Delete");
   const message = el("p", { class: "doc-message", role: "status" });
@@ -64,7 +66,7 @@ function documentRow(doc) {
   const deleted = doc.status === "deleted";
   return el("li", { class: "doc", "data-document-id": doc.document_id },
     el("div", { class: "doc-main" },
-      el("p", { class: "doc-title" }, doc.title, statusTag(doc)),
+      el("p", { class: "doc-title" }, doc.title, statusTag({ status: doc.status })),
       el("p", { class: "doc-meta" },
         [doc.document_id, doc.corpus !== "default" ? `corpus ${doc.corpus}` : null,
          doc.access.length ? `groups: ${doc.access.join(", ")}` : "readable by everyone"].filter(Boolean).join(" · ")),
@@ -136,7 +138,78 @@ function uploadOne(job) {
   });
 }
 
+// -- the scope of a question: all documents, or the ones ticked ------------------------------
+
+let scopeLoaded = false;
+
+async function loadScope() {
+  try {
+    const reply = await api("/documents");
+    if (!reply.ok) {
+      $("#scope-list").replaceChildren(el("p", { class: "form-error" }, `The documents could not be listed: ${await problemDetail(reply)}`));
+      return;
+    }
+    fillScope((await reply.json()).documents);
+  } catch (error) {
+    $("#scope-list").replaceChildren(el("p", { class: "form-error" }, `The server could not be reached (${error.message}).`));
+  }
+}
+
+function fillScope(documents) {
+  const ticked = new Set([...document.querySelectorAll("#scope-list input:checked")].map((input) => input.value));
+  const live = documents.filter((d) => d.status !== "deleted");
+  const corpora = [...new Set(live.map((d) => d.corpus))].sort();
+  const box = (d) => el("label", { class: "check" },
+    el("input", { type: "checkbox", value: d.document_id, "data-corpus": d.corpus, checked: ticked.has(d.document_id) }),
+    ` ${d.title}`);
+  let items;
+  if (!live.length) items = [el("p", { class: "hint" }, "No documents yet.")];
+  else if (corpora.length === 1) items = live.map(box);
+  else {
+    // Several corpora: a whole corpus may be chosen (documents added to it later count too).
+    items = corpora.map((corpus) => el("div", { class: "scope-corpus", role: "group", "aria-label": `Corpus ${corpus}` },
+      el("label", { class: "check scope-whole" },
+        el("input", { type: "checkbox", value: `corpus:${corpus}`, "data-whole": corpus, checked: ticked.has(`corpus:${corpus}`) }),
+        ` All of “${corpus}”`),
+      live.filter((d) => d.corpus === corpus).map(box)));
+  }
+  $("#scope-list").replaceChildren(...items);
+  scopeLoaded = true;
+  updateScope();
+}
+
+// What the question is limited to: {corpora} when only whole corpora are ticked, else
+// {document_ids}; null for everything.
+function chosenScope() {
+  const whole = [...document.querySelectorAll("#scope-list input[data-whole]:checked")].map((input) => input.dataset.whole);
+  const docs = [...document.querySelectorAll("#scope-list input[data-corpus]:checked")];
+  if (whole.length && docs.every((input) => whole.includes(input.dataset.corpus))) return { corpora: whole };
+  const ids = docs.map((input) => input.value);
+  return ids.length ? { document_ids: ids } : null;
+}
+
+function updateScope(event) {
+  const whole = event && event.target.dataset && event.target.dataset.whole;
+  if (whole) {  // a corpus box ticks or clears the documents in it
+    document.querySelectorAll(`#scope-list input[data-corpus="${CSS.escape(whole)}"]`)
+      .forEach((input) => { input.checked = event.target.checked; });
+  } else if (event && event.target.dataset && event.target.dataset.corpus && !event.target.checked) {
+    const all = document.querySelector(`#scope-list input[data-whole="${CSS.escape(event.target.dataset.corpus)}"]`);
+    if (all) all.checked = false;  // no longer the whole corpus
+  }
+  const scope = chosenScope();
+  $("#scope-summary").textContent = !scope ? "Search in: all documents"
+    : scope.corpora ? `Search in: ${scope.corpora.length === 1 ? `the “${scope.corpora[0]}” corpus` : plural(scope.corpora.length, "corpus", "corpora")}`
+    : `Search in: ${plural(scope.document_ids.length, "chosen document", "chosen documents")}`;
+}
+
 function wireLibrary() {
+  $("#scope").addEventListener("toggle", () => { if ($("#scope").open && !scopeLoaded) loadScope(); });
+  $("#scope-list").addEventListener("change", updateScope);
+  $("#scope-clear").addEventListener("click", () => {
+    document.querySelectorAll("#scope-list input:checked").forEach((input) => { input.checked = false; });
+    updateScope();
+  });
   $("#library-toggle").addEventListener("click", () => toggleLibrary());
   const input = $("#upload-input");
   input.addEventListener("change", () => { if (input.files.length) uploadFiles(input.files).then(() => { input.value = ""; }); });
