@@ -34,6 +34,7 @@ from ragcite.flags import flag
 from ragcite.generate.base import Generator
 from ragcite.index.cache import AnswerCache, answer_key, cacheable, served_from_cache
 from ragcite.index.indexer import FileOutcome, Indexer, IngestReport
+from ragcite.index.sentence_vectors import prime_sentence_vectors
 from ragcite.index.store import SearchFilters, Store
 from ragcite.ingest.types import DocumentMetadata
 from ragcite.models import (
@@ -196,6 +197,8 @@ class Ragcite:
             else:
                 retrieved = retrieve_corpora(sources, query, k, filters)
         with timed(timings, "rerank"):
+            # Sentence vectors stored at ingest: the stages below embed the question only.
+            prime_sentence_vectors(self.embedder, self.read_store or self.store, retrieved.chunks)
             outcome = rerank_chunks(query, retrieved.chunks, self.reranker, self.settings.rerank)
         if sources is None or len(sources) == 1:
             return retrieved, outcome.chunks[:k]

@@ -32,6 +32,7 @@ from ragcite.index.identity import (
     document_id_for,
     legacy_document_id,
 )
+from ragcite.index.sentence_vectors import SentencePlan
 from ragcite.index.store import NewVersion, Store
 from ragcite.ingest.chunker import chunk_text
 from ragcite.ingest.files import SIDECAR_SUFFIX, scan_folder
@@ -219,11 +220,18 @@ class Indexer:
         if not pieces:
             raise IngestError(str(path), "is empty: no text to index")
         chunks = _source_chunks(document, pieces)
-        vectors = self._embed(job, [_embedding_text(document, c) for c in chunks])
+        vectors, sentences = self._embed_version(job, document, chunks)
         limits.check_time(path)
         stored = store_version(
             self.store,
-            NewVersion(document, extracted.text, extracted.pages, chunks, vectors),
+            NewVersion(
+                document,
+                extracted.text,
+                extracted.pages,
+                chunks,
+                vectors,
+                sentence_vectors=sentences,
+            ),
             declared=bool(meta.document_id),
             shown=str(path),
         )
@@ -239,15 +247,32 @@ class Indexer:
                 return legacy
         return derived
 
-    def _embed(self, job: _Job, texts: list[str]) -> Vectors:
-        """Embed in steps of `ingest.embed_batch`, checking the time and reporting progress."""
-        step = self.limits.embed_batch
+    def _embed_version(
+        self, job: _Job, document: Document, chunks: list[SourceChunk]
+    ) -> tuple[Vectors, list[bytes | None] | None]:
+        """The chunks' vectors and, when `ingest.sentence_vectors`, their sentences' blobs."""
+        texts = [_embedding_text(document, c) for c in chunks]
+        plan = SentencePlan.of(chunks) if self.limits.sentence_vectors else None
+        # One call for chunks and sentences: the embedder's length-sorted batches span both.
+        vectors = self._embed(job, texts + (plan.texts if plan else []), len(chunks))
+        sentences = plan.blobs(vectors[len(texts) :]) if plan else None
+        return vectors[: len(texts)], sentences
+
+    def _embed(self, job: _Job, texts: list[str], chunks: int) -> Vectors:
+        """Embed in steps of `ingest.embed_batch`, checking the time and reporting progress
+        (in chunks: `texts` are the chunks' and their sentences')."""
+        step = self.limits.embed_batch * max(1, len(texts) // max(chunks, 1))
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         parts: list[Vectors] = []
         for start in range(0, len(texts), step):
             job.limits.check_time(job.path)
-            parts.append(self.embedder.embed(texts[start : start + step]))
+            parts.append(self.embedder.embed([texts[i] for i in order[start : start + step]]))
             if job.on_chunks is not None:
-                job.on_chunks(job.path, min(start + step, len(texts)), len(texts))
+                done = min(start + step, len(texts))
+                job.on_chunks(job.path, done * chunks // len(texts), chunks)
+        out = np.empty((len(texts), parts[0].shape[1]), dtype=np.float32)
+        out[order] = np.concatenate(parts)
+        return out
         return np.concatenate(parts).astype(np.float32, copy=False)
 
 

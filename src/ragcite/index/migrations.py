@@ -101,10 +101,17 @@ CREATE INDEX answer_cache_expiry ON answer_cache (expires_at);
 """The answer cache (index/sqlite_cache.py). m001's table was never written to; this one
 also records each answer's corpus version, so answers of older versions can be dropped."""
 
+M040_SENTENCE_VECTORS = """
+ALTER TABLE chunks ADD COLUMN sentence_vectors BLOB;
+"""
+"""Each chunk's sentence vectors, computed at ingest (index/sentence_vectors.py); NULL for
+chunks stored before, whose sentences are embedded at ask time as they were."""
+
 MIGRATIONS: list[tuple[str, str]] = [
     ("m001_create_tables", M001_CREATE_TABLES),
     ("m002_api_keys", M002_API_KEYS),
     ("m010_answer_cache", M010_ANSWER_CACHE),
+    ("m040_sentence_vectors", M040_SENTENCE_VECTORS),
 ]
 
 

@@ -149,12 +149,19 @@ def _m010_answer_cache(dimension: int) -> sql.Composed | sql.SQL:
     )
 
 
+def _m040_sentence_vectors(dimension: int) -> sql.Composed | sql.SQL:
+    # Each chunk's sentence vectors from ingest (index/sentence_vectors.py); NULL for older
+    # chunks, whose sentences are embedded at ask time as they were.
+    return sql.SQL("ALTER TABLE ragcite_chunks ADD COLUMN sentence_vectors BYTEA;")
+
+
 MIGRATIONS: list[tuple[str, Callable[[int], sql.Composed | sql.SQL]]] = [
     ("m001_create_tables", _m001_create_tables),
     ("m002_text_search", _m002_text_search),
     ("m003_hnsw_index", _m003_hnsw_index),
     ("m004_api_keys", _m004_api_keys),
     ("m010_answer_cache", _m010_answer_cache),
+    ("m040_sentence_vectors", _m040_sentence_vectors),
 ]
 
 
