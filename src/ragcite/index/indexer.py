@@ -251,29 +251,25 @@ class Indexer:
         self, job: _Job, document: Document, chunks: list[SourceChunk]
     ) -> tuple[Vectors, list[bytes | None] | None]:
         """The chunks' vectors and, when `ingest.sentence_vectors`, their sentences' blobs."""
-        texts = [_embedding_text(document, c) for c in chunks]
-        plan = SentencePlan.of(chunks) if self.limits.sentence_vectors else None
-        # One call for chunks and sentences: the embedder's length-sorted batches span both.
-        vectors = self._embed(job, texts + (plan.texts if plan else []), len(chunks))
-        sentences = plan.blobs(vectors[len(texts) :]) if plan else None
-        return vectors[: len(texts)], sentences
+        vectors = self._embed(job, [_embedding_text(document, c) for c in chunks], report=True)
+        if not self.limits.sentence_vectors:
+            return vectors, None
+        plan = SentencePlan.of(chunks)
+        return vectors, plan.blobs(self._embed(job, plan.texts, report=False))
 
-    def _embed(self, job: _Job, texts: list[str], chunks: int) -> Vectors:
-        """Embed in steps of `ingest.embed_batch`, checking the time and reporting progress
-        (in chunks: `texts` are the chunks' and their sentences')."""
-        step = self.limits.embed_batch * max(1, len(texts) // max(chunks, 1))
+    def _embed(self, job: _Job, texts: list[str], *, report: bool) -> Vectors:
+        """Embed in steps of `ingest.embed_batch` (length-sorted, so each step pads little),
+        checking the time and, when `report`, reporting progress."""
+        step = self.limits.embed_batch
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        parts: list[Vectors] = []
+        out = np.empty((len(texts), self.embedder.dimension), dtype=np.float32)
         for start in range(0, len(texts), step):
             job.limits.check_time(job.path)
-            parts.append(self.embedder.embed([texts[i] for i in order[start : start + step]]))
-            if job.on_chunks is not None:
-                done = min(start + step, len(texts))
-                job.on_chunks(job.path, done * chunks // len(texts), chunks)
-        out = np.empty((len(texts), parts[0].shape[1]), dtype=np.float32)
-        out[order] = np.concatenate(parts)
+            batch = order[start : start + step]
+            out[batch] = self.embedder.embed([texts[i] for i in batch])
+            if report and job.on_chunks is not None:
+                job.on_chunks(job.path, min(start + step, len(texts)), len(texts))
         return out
-        return np.concatenate(parts).astype(np.float32, copy=False)
 
 
 @dataclass(frozen=True)
