@@ -122,7 +122,12 @@ def bench_ingest(rag: Ragcite, folder: Path, label: str) -> dict[str, float]:
         "ingest_chunks_per_s": round(report.chunks / report.seconds, 1),
         "ingest_texts_per_s": round(len(texts) / report.seconds, 1),
         "peer_embedder_alone_texts_per_s": round(len(texts) / embed_seconds, 1),
-        "store_kib_per_chunk": round(path.stat().st_size / 1024 / report.chunks, 2),
+        # The file and its write-ahead log: the store is still open.
+        "store_kib_per_chunk": round(
+            sum(f.stat().st_size for f in path.parent.glob(f"{path.name}*")) / 1024 / report.chunks,
+            2,
+        ),
+        "sentence_vectors_kib_per_chunk": round(_sentence_bytes(path) / 1024 / report.chunks, 2),
     }
     result["ratio_ingest_vs_embedder"] = round(
         result["ingest_texts_per_s"] / result["peer_embedder_alone_texts_per_s"], 2
@@ -179,6 +184,12 @@ def _clear_vector_caches(rag: Ragcite) -> None:
     semantic = getattr(rag.support_checker, "semantic", None)
     if semantic is not None:
         semantic._cache.clear()
+
+
+def _sentence_bytes(path: Path) -> int:
+    with sqlite3.connect(path) as db:
+        row = db.execute("SELECT COALESCE(SUM(LENGTH(sentence_vectors)), 0) FROM chunks").fetchone()
+    return int(row[0])
 
 
 def _embedded_texts(rag: Ragcite) -> list[str]:

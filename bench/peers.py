@@ -57,10 +57,12 @@ def langchain_embeddings() -> Any:
 
     class RagciteMiniLM(Embeddings):
         def embed_documents(self, texts: list[str]) -> list[list[float]]:
-            return EMBEDDER.embed(texts).tolist()
+            rows: list[list[float]] = EMBEDDER.embed(texts).tolist()
+            return rows
 
         def embed_query(self, text: str) -> list[float]:
-            return EMBEDDER.embed([text])[0].tolist()
+            row: list[float] = EMBEDDER.embed([text])[0].tolist()
+            return row
 
     return RagciteMiniLM()
 
@@ -70,13 +72,16 @@ def llamaindex_embedding() -> Any:
 
     class RagciteMiniLM(BaseEmbedding):
         def _get_query_embedding(self, query: str) -> list[float]:
-            return EMBEDDER.embed([query])[0].tolist()
+            row: list[float] = EMBEDDER.embed([query])[0].tolist()
+            return row
 
         def _get_text_embedding(self, text: str) -> list[float]:
-            return EMBEDDER.embed([text])[0].tolist()
+            row: list[float] = EMBEDDER.embed([text])[0].tolist()
+            return row
 
         def _get_text_embeddings(self, texts: list[str]) -> list[list[float]]:
-            return EMBEDDER.embed(texts).tolist()
+            rows: list[list[float]] = EMBEDDER.embed(texts).tolist()
+            return rows
 
         async def _aget_query_embedding(self, query: str) -> list[float]:
             return self._get_query_embedding(query)

@@ -30,6 +30,7 @@ import tempfile
 import time
 import zlib
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -97,13 +98,17 @@ def derived(
     return f"{passages[base]}\n\n{first}", vector / np.linalg.norm(vector)
 
 
-def build(path: Path, size: int, passages: list[str], vectors: np.ndarray, forms: dict) -> float:
+def build(
+    path: Path, size: int, passages: list[str], vectors: np.ndarray, forms: dict[str, np.ndarray]
+) -> float:
     """Write `size` chunks to a new SQLite store; seconds taken."""
     started = time.perf_counter()
     store = open_sqlite_store(parse_store_url(str(path)), dimension=vectors.shape[1])
     rng = np.random.default_rng(size)
     for d in range(0, size, PER_DOCUMENT):
-        texts, rows, blobs = [], [], []
+        texts: list[str] = []
+        rows: list[np.ndarray] = []
+        blobs: list[bytes | None] = []
         for i in range(d, min(d + PER_DOCUMENT, size)):
             text, vector = derived(i, passages, vectors, rng)
             chunk_forms = chunk_sentence_forms(text, None)
@@ -120,7 +125,9 @@ def build(path: Path, size: int, passages: list[str], vectors: np.ndarray, forms
     return time.perf_counter() - started
 
 
-def _version(doc_id: str, texts: list[str], vectors: np.ndarray, blobs: list) -> NewVersion:
+def _version(
+    doc_id: str, texts: list[str], vectors: np.ndarray, blobs: list[bytes | None]
+) -> NewVersion:
     document = Document(
         document_id=doc_id,
         title=f"Passages {doc_id}",
@@ -163,7 +170,7 @@ def questions(limit: int) -> list[str]:
     return out
 
 
-def measure(path: Path, count: int, repeats: int) -> dict[str, float]:
+def measure(path: Path, count: int, repeats: int) -> dict[str, Any]:
     """Run in a fresh process: the timings, RSS and recall over one built store."""
     rag = Ragcite.open(load_settings(store=path, overrides={"cache.enabled": False}))
     asked = questions(count)
@@ -192,7 +199,7 @@ def measure(path: Path, count: int, repeats: int) -> dict[str, float]:
             ask_ms.append((t1 - t0) * 1000)
             retrieve_ms.append((t2 - t1) * 1000)
             unavoidable_ms.append((t3 - t2) * 1000)
-    result = {
+    result: dict[str, Any] = {
         "p50_ask_ms": round(statistics.median(ask_ms), 1),
         "p50_retrieve_ms": round(statistics.median(retrieve_ms), 1),
         "p50_unavoidable_ms": round(statistics.median(unavoidable_ms), 1),
@@ -204,21 +211,20 @@ def measure(path: Path, count: int, repeats: int) -> dict[str, float]:
     return result
 
 
-def recall_at_10(rag: Ragcite, inner: MiniLMEmbedder, asked: list[str]) -> dict[str, float]:
+def recall_at_10(rag: Ragcite, inner: MiniLMEmbedder, asked: list[str]) -> dict[str, Any]:
     """Recall@10 of the store's dense index against exact search, when it is not exact."""
-    index = rag.store._dense._index  # type: ignore[attr-defined]
+    dense = rag.store._dense  # type: ignore[attr-defined]
+    index = dense._index
     if index is None or index.exact:
-        return {"dense_index": "exact"}  # type: ignore[dict-item]
-    ids = np.array([r[0] for r in rag.store._db.query("SELECT rowid FROM chunks")])  # type: ignore[attr-defined]
-    matrix = np.empty((len(ids), index.dimension), dtype=np.float32)
-    index._index.reconstruct_batch(ids, matrix)  # type: ignore[attr-defined]
+        return {"dense_index": "exact"}
+    ids, matrix = dense._stored_vectors()
     hits = 0
     for question in asked:
         vector = inner.embed([question])[0]
         exact = set(ids[np.argsort(-(matrix @ vector))[:10]].tolist())
         approx = {rowid for rowid, _ in index.search(vector, 10)}
         hits += len(exact & approx)
-    return {"dense_index": "hnsw", "hnsw_recall_at_10": round(hits / (10 * len(asked)), 3)}  # type: ignore[dict-item]
+    return {"dense_index": "hnsw", "hnsw_recall_at_10": round(hits / (10 * len(asked)), 3)}
 
 
 def main() -> None:
