@@ -272,12 +272,16 @@ def main() -> None:
             row["ratio_ask_vs_unavoidable"] = round(ratio, 2)
             print(f"[{size}] {json.dumps(row)}")
             results.setdefault("ragcite", {})[str(size)] = row
+            results["machine"] = machine()
+            _save(results)  # after each size: a long run stopped early keeps what it measured
             path.unlink()
     first, last = min(args.sizes), max(args.sizes)
     rows = results["ragcite"]
     growth = rows[str(last)]["p50_ask_ms"] / rows[str(first)]["p50_ask_ms"]
     print(f"[growth] ask p50 {first} -> {last} chunks: {growth:.2f}x")
-    results["machine"] = machine()
+
+
+def _save(results: dict[str, Any]) -> None:
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=2) + "\n")
 
