@@ -4,18 +4,22 @@
     python bench/ingest_ask.py --synthetic 0   # demo corpus only
 
 Reports medians, with the named peer side by side:
-- ingest: ragcite's end-to-end ingest (parse, chunk, embed, one transaction per version)
-  vs the peer "embedder alone" (the same chunk texts through MiniLM int8, no parsing or
-  storage): the ratio is the pipeline's overhead over its unavoidable cost.
-- ask: ragcite ask (retrieve → rerank → generate → gate → score) per stage vs the peer
-  "retrieve only" (hybrid dense + BM25, what a plain RAG retriever costs), and the gate's
-  claims per second as it runs inside `ask` (all its layers, no vector cached).
+- ingest: ragcite's end-to-end ingest (parse, chunk, embed chunks and their sentences, one
+  transaction per version) vs the peer "embedder alone" (the same texts through MiniLM
+  int8, no parsing or storage): the ratio is the pipeline's overhead over its unavoidable
+  cost. Run with and without stored sentence vectors: the extra ingest cost and store size.
+- ask: ragcite ask (retrieve → rerank → generate → gate → score; answer cache off, no vector
+  cached) on a store with sentence vectors and on one without (computed at ask time, as an
+  older store does), interleaved, vs the peer "unavoidable": one query embedding + one
+  dense lookup + one keyword lookup, timed in the same loop.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import platform
 import random
 import sqlite3
 import statistics
@@ -26,6 +30,7 @@ from pathlib import Path
 from ragcite.compose import store_file
 from ragcite.config import load_settings
 from ragcite.pipeline import Ragcite
+from ragcite.text.sentence_forms import chunk_sentence_forms
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -91,71 +96,123 @@ def synthetic_corpus(folder: Path, chunks: int, seed: int = 7) -> None:
         (folder / f"policy-{d:04d}.md").write_text("\n".join(lines), encoding="utf-8")
 
 
+def open_rag(path: Path, *, sentence_vectors: bool = True) -> Ragcite:
+    """A collection with the answer cache off: every ask does the full work."""
+    overrides = {"cache.enabled": False, "ingest.sentence_vectors": sentence_vectors}
+    rag = Ragcite.open(load_settings(store=path, overrides=overrides))
+    rag.embedder.embed(["warm up"])
+    return rag
+
+
 def bench_ingest(rag: Ragcite, folder: Path, label: str) -> dict[str, float]:
+    """Ingest, then the peer "embedder alone" on the same texts ingest embedded."""
+    rag.embedder.clear()  # type: ignore[attr-defined]
     report = rag.ingest([folder])
     assert not report.failed, report.failed
-    texts = _all_chunk_texts(rag)
+    texts = _embedded_texts(rag)
     started = time.perf_counter()
     rag.embedder.inner.embed(texts)  # type: ignore[attr-defined]
     embed_seconds = time.perf_counter() - started
+    path = store_file(rag.settings)
+    assert path is not None
     result = {
         "chunks": report.chunks,
+        "texts_embedded": len(texts),
         "ingest_seconds": round(report.seconds, 2),
         "ingest_chunks_per_s": round(report.chunks / report.seconds, 1),
-        "peer_embedder_alone_chunks_per_s": round(len(texts) / embed_seconds, 1),
+        "ingest_texts_per_s": round(len(texts) / report.seconds, 1),
+        "peer_embedder_alone_texts_per_s": round(len(texts) / embed_seconds, 1),
+        # The file and its write-ahead log: the store is still open.
+        "store_kib_per_chunk": round(
+            sum(f.stat().st_size for f in path.parent.glob(f"{path.name}*")) / 1024 / report.chunks,
+            2,
+        ),
+        "sentence_vectors_kib_per_chunk": round(_sentence_bytes(path) / 1024 / report.chunks, 2),
     }
     result["ratio_ingest_vs_embedder"] = round(
-        result["ingest_chunks_per_s"] / result["peer_embedder_alone_chunks_per_s"], 2
+        result["ingest_texts_per_s"] / result["peer_embedder_alone_texts_per_s"], 2
     )
     print(f"[{label}] {json.dumps(result)}")
     return result
 
 
-def bench_ask(rag: Ragcite, questions: list[str], repeats: int = 3) -> dict[str, float]:
-    rag.ask(questions[0])  # warm the models
+def bench_ask(rags: dict[str, Ragcite], questions: list[str], repeats: int = 3) -> dict[str, float]:
+    """Each question, cold (no vector cached, answer cache off), on every collection, and
+    the peer "unavoidable" on the first: one query embedding + one dense + one keyword
+    lookup, timed in the same loop."""
+    first = next(iter(rags.values()))
+    for rag in rags.values():
+        rag.ask(questions[0])  # warm the models
+    totals: dict[str, list[float]] = {name: [] for name in rags}
     stages: dict[str, list[float]] = {}
-    retrieve_only: list[float] = []
-    claims_checked = 0
+    unavoidable: list[float] = []
     for _ in range(repeats):
         for question in questions:
-            _clear_vector_caches(rag)  # measure cold sentences
-            response = rag.ask(question)
-            for stage, ms in response.timings_ms.items():
-                stages.setdefault(stage, []).append(ms)
-            claims_checked += len(response.cited_claims)
-            _clear_vector_caches(rag)
-            started = time.perf_counter()
-            rag.retriever.retrieve(question, rag.settings.retrieve.top_k, rag.filters())
-            retrieve_only.append((time.perf_counter() - started) * 1000)
-    medians = {f"p50_{k}_ms": round(statistics.median(v), 1) for k, v in stages.items()}
-    # The gate inside ask, cold: the claims and evidence sentences it embeds are new to it.
-    medians["gate_claims_per_s"] = round(claims_checked / (sum(stages["verify"]) / 1000))
-    medians["peer_retrieve_only_p50_ms"] = round(statistics.median(retrieve_only), 1)
-    medians["ratio_ask_vs_retrieve_only"] = round(
-        medians["p50_total_ms"] / medians["peer_retrieve_only_p50_ms"], 1
-    )
+            for name, rag in rags.items():
+                _clear_vector_caches(rag)  # measure a new question's full cost
+                started = time.perf_counter()
+                response = rag.ask(question)
+                totals[name].append((time.perf_counter() - started) * 1000)
+                for stage, ms in response.timings_ms.items():
+                    stages.setdefault(f"{name}_{stage}", []).append(ms)
+            unavoidable.append(unavoidable_ms(first, question))
+    medians = {f"p50_ask_{k}_ms": round(statistics.median(v), 1) for k, v in totals.items()}
+    medians |= {f"p50_{k}_ms": round(statistics.median(v), 1) for k, v in stages.items()}
+    medians["peer_unavoidable_p50_ms"] = round(statistics.median(unavoidable), 1)
+    for name in rags:
+        medians[f"ratio_ask_{name}_vs_unavoidable"] = round(
+            medians[f"p50_ask_{name}_ms"] / medians["peer_unavoidable_p50_ms"], 2
+        )
     print(f"[ask] {json.dumps(medians)}")
     return medians
 
 
+def unavoidable_ms(rag: Ragcite, question: str) -> float:
+    """One query embedding (uncached) + one dense lookup + one keyword lookup, in ms."""
+    depth = rag.settings.retrieve.candidates_per_retriever
+    filters = rag.filters()
+    started = time.perf_counter()
+    vector = rag.embedder.inner.embed([question])[0]  # type: ignore[attr-defined]
+    rag.store.dense_search(vector, depth, filters)
+    rag.store.keyword_search(question, depth, filters)
+    return (time.perf_counter() - started) * 1000
+
+
 def _clear_vector_caches(rag: Ragcite) -> None:
     """Forget every cached vector: the embedder's and the support checker's own."""
-    rag.embedder._cache.clear()  # type: ignore[attr-defined]
+    rag.embedder.clear()  # type: ignore[attr-defined]
     semantic = getattr(rag.support_checker, "semantic", None)
     if semantic is not None:
         semantic._cache.clear()
 
 
-def _all_chunk_texts(rag: Ragcite) -> list[str]:
+def _sentence_bytes(path: Path) -> int:
+    with sqlite3.connect(path) as db:
+        row = db.execute("SELECT COALESCE(SUM(LENGTH(sentence_vectors)), 0) FROM chunks").fetchone()
+    return int(row[0])
+
+
+def _embedded_texts(rag: Ragcite) -> list[str]:
+    """What ingest embedded: each chunk's text in context, and its sentence forms when the
+    collection stores sentence vectors."""
     path = store_file(rag.settings)
     assert path is not None, "the benchmark reads a SQLite store"
     with sqlite3.connect(path) as db:
-        return [row[0] for row in db.execute("SELECT chunk_text FROM chunks")]
+        rows = db.execute(
+            "SELECT d.title, c.section_heading, c.chunk_text FROM chunks c JOIN documents d "
+            "ON d.document_id = c.document_id AND d.version = c.document_version"
+        ).fetchall()
+    texts = [f"{t}{f' — {h}' if h else ''}\n{text}" for t, h, text in rows]
+    if rag.settings.ingest.sentence_vectors:
+        forms = (chunk_sentence_forms(text, h) for _, h, text in rows)
+        texts += list(dict.fromkeys(f for group in forms for f in group))
+    return texts
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--synthetic", type=int, default=10_000, help="chunks (0 to skip)")
+    parser.add_argument("--repeats", type=int, default=3, help="times each question is asked")
     args = parser.parse_args()
     questions = [
         json.loads(line)["query"]
@@ -163,19 +220,36 @@ def main() -> None:
         if line.strip() and json.loads(line)["answerable"]
     ]
     with tempfile.TemporaryDirectory() as tmp:
-        rag = Ragcite.open(load_settings(store_path=Path(tmp) / "demo.db"))
-        rag.embedder.embed(["warm up"])
-        bench_ingest(rag, ROOT / "demo", "ingest demo")
-        bench_ask(rag, questions)
-        rag.close()
+        print(f"[machine] {machine()}")
+        # Interleaved in one run: sentence vectors stored at ingest, and computed at ask
+        # time (an older store, or ingest.sentence_vectors = false).
+        stored = open_rag(Path(tmp) / "stored.db")
+        fly = open_rag(Path(tmp) / "fly.db", sentence_vectors=False)
+        bench_ingest(fly, ROOT / "demo", "ingest demo, no sentence vectors")
+        bench_ingest(stored, ROOT / "demo", "ingest demo, sentence vectors")
+        bench_ask({"stored": stored, "on_the_fly": fly}, questions, args.repeats)
+        stored.close()
+        fly.close()
         if args.synthetic:
             folder = Path(tmp) / "synthetic"
             folder.mkdir()
             synthetic_corpus(folder, args.synthetic)
-            big = Ragcite.open(load_settings(store_path=Path(tmp) / "synthetic.db"))
-            big.embedder.embed(["warm up"])
+            big = open_rag(Path(tmp) / "synthetic.db")
             bench_ingest(big, folder, f"ingest synthetic {args.synthetic}")
             big.close()
+
+
+def machine() -> str:
+    """CPU model, cores and load: absolute times mean little on a shared machine."""
+    model = platform.processor() or platform.machine()
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        for line in cpuinfo.read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return f"{model}, {os.cpu_count()} cores, load average {load:.2f}"
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import cast
 from urllib.parse import urlsplit
@@ -34,12 +35,14 @@ from ragcite.index.postgres.url import redact_url
 from ragcite.index.redis_cache import RedisAnswerCache
 from ragcite.index.store import SearchFilters, Store
 from ragcite.llm.complete import LazyCompletion
+from ragcite.models import DocumentStatus
 from ragcite.registry import STORES, find_builder, parse_spec, parse_store_url
 from ragcite.rerank.base import Reranker
 from ragcite.rerank.factory import build_reranker
 from ragcite.rerank.learned import LearnedReranker, load_model
 from ragcite.retrieve.fanout import CorpusSource
 from ragcite.retrieve.hybrid import HybridRetriever
+from ragcite.retrieve.versions import LIVE
 from ragcite.score.calibration import optional_calibration
 from ragcite.score.confidence import Calibration
 from ragcite.verify.support import JudgedSupportChecker, SupportChecker, build_support_checker
@@ -255,3 +258,21 @@ class CorpusRouter:
                     rrf_k=self._settings.retrieve.rrf_k,
                 )
             return self._opened[name]
+
+
+def search_filters(
+    settings: Settings,
+    corpora: tuple[str, ...] | None = None,
+    access_groups: tuple[str, ...] | None = None,
+    include_superseded: bool | None = None,
+    as_of: date | None = None,
+) -> SearchFilters:
+    """The search filters of one request: the versions in force on `as_of` when given, else
+    the active ones (and superseded ones with `include_superseded`, default from the settings)."""
+    if as_of is not None:
+        return SearchFilters(corpora, LIVE, access_groups, as_of=as_of)
+    superseded = (
+        settings.retrieve.include_superseded if include_superseded is None else include_superseded
+    )
+    statuses = (DocumentStatus.ACTIVE,) + ((DocumentStatus.SUPERSEDED,) if superseded else ())
+    return SearchFilters(corpora=corpora, statuses=statuses, access_groups=access_groups)

@@ -172,6 +172,9 @@ class IngestSettings(_Section):
     max_seconds_per_file: float = Field(default=600.0, gt=0.0)
     # Chunks embedded per step; progress within a file is reported after each step.
     embed_batch: int = Field(default=128, ge=1, le=4096)
+    # Embed each chunk's sentences at ingest and store them with it, so `ask` embeds the
+    # question only (about 3x the embedding work at ingest, ~4 KB more per chunk).
+    sentence_vectors: bool = True
 
 
 class ServerSettings(_Section):

@@ -27,7 +27,7 @@ from datetime import UTC, date, datetime
 from functools import partial
 from pathlib import Path
 
-from ragcite.compose import CorpusRouter, compose, make_generator, make_reranker
+from ragcite.compose import CorpusRouter, compose, make_generator, make_reranker, search_filters
 from ragcite.config import Settings
 from ragcite.embed.base import Embedder
 from ragcite.errors import UnusableOutputError
@@ -35,14 +35,15 @@ from ragcite.flags import flag
 from ragcite.generate.base import Generator
 from ragcite.index.cache import AnswerCache, answer_key, cacheable, served_from_cache
 from ragcite.index.indexer import FileOutcome, Indexer, IngestReport
+from ragcite.index.sentence_vectors import prime_sentence_vectors
 from ragcite.index.store import SearchFilters, Store
 from ragcite.ingest.types import DocumentMetadata
-from ragcite.models import CitedClaim, CitedResponse, DocumentStatus, SourceChunk, WarningFlag
+from ragcite.models import CitedClaim, CitedResponse, SourceChunk, WarningFlag
 from ragcite.rerank.base import Reranker
 from ragcite.rerank.composite import rerank_chunks
 from ragcite.retrieve.fanout import retrieve_corpora
 from ragcite.retrieve.hybrid import HybridRetriever, RetrievalResult
-from ragcite.retrieve.versions import LIVE, current_filters, version_scope
+from ragcite.retrieve.versions import current_filters, version_scope
 from ragcite.score.confidence import Calibration, score_answer
 from ragcite.score.staleness import stale_source_flags, superseded_source_flags
 from ragcite.score.versions import beside_current
@@ -166,15 +167,7 @@ class Ragcite:
         as_of: date | None = None,
     ) -> SearchFilters:
         """`as_of`: the versions in force on that date, superseded or not."""
-        if as_of is not None:
-            return SearchFilters(corpora, LIVE, access_groups, as_of=as_of)
-        superseded = (
-            self.settings.retrieve.include_superseded
-            if include_superseded is None
-            else include_superseded
-        )
-        statuses = (DocumentStatus.ACTIVE,) + ((DocumentStatus.SUPERSEDED,) if superseded else ())
-        return SearchFilters(corpora=corpora, statuses=statuses, access_groups=access_groups)
+        return search_filters(self.settings, corpora, access_groups, include_superseded, as_of)
 
     def search(
         self, query: str, *, k: int | None = None, filters: SearchFilters | None = None
@@ -199,6 +192,8 @@ class Ragcite:
             else:
                 retrieved = retrieve_corpora(sources, query, k, filters)
         with timed(timings, "rerank"):
+            # Sentence vectors stored at ingest: the stages below embed the question only.
+            prime_sentence_vectors(self.embedder, self.read_store or self.store, retrieved.chunks)
             outcome = rerank_chunks(query, retrieved.chunks, self.reranker, self.settings.rerank)
         if sources is None or len(sources) == 1:
             return retrieved, outcome.chunks[:k]

@@ -30,6 +30,15 @@ class CachedEmbedder:
         with self._lock:
             self._cache.clear()
 
+    def remember(self, texts: list[str], vectors: Vectors) -> None:
+        """Cache vectors computed elsewhere (the store's sentence vectors, at ask time)."""
+        with self._lock:
+            for text, vector in zip(texts, vectors, strict=True):
+                self._cache[text] = vector
+                self._cache.move_to_end(text)
+            while len(self._cache) > self.max_items:
+                self._cache.popitem(last=False)
+
     def embed(self, texts: list[str]) -> Vectors:
         with self._lock:
             missing = list(dict.fromkeys(t for t in texts if t not in self._cache))

@@ -33,6 +33,7 @@ from ragcite.index.identity import (
     document_id_for,
     legacy_document_id,
 )
+from ragcite.index.sentence_vectors import SentencePlan
 from ragcite.index.store import NewVersion, Store
 from ragcite.ingest.chunker import chunk_text
 from ragcite.ingest.files import SIDECAR_SUFFIX, scan_folder
@@ -221,11 +222,18 @@ class Indexer:
         if not pieces:
             raise IngestError(str(path), "is empty: no text to index")
         chunks = _source_chunks(document, pieces)
-        vectors = self._embed(job, [_embedding_text(document, c) for c in chunks])
+        vectors, sentences = self._embed_version(job, document, chunks)
         limits.check_time(path, "after embedding")
         stored = store_version(
             self.store,
-            NewVersion(document, extracted.text, extracted.pages, chunks, vectors),
+            NewVersion(
+                document,
+                extracted.text,
+                extracted.pages,
+                chunks,
+                vectors,
+                sentence_vectors=sentences,
+            ),
             declared=bool(meta.document_id),
             shown=str(path),
         )
@@ -241,18 +249,29 @@ class Indexer:
                 return legacy
         return derived
 
-    def _embed(self, job: _Job, texts: list[str]) -> Vectors:
-        """Embed in steps of `ingest.embed_batch`, checking the time and reporting progress."""
+    def _embed_version(
+        self, job: _Job, document: Document, chunks: list[SourceChunk]
+    ) -> tuple[Vectors, list[bytes | None] | None]:
+        """The chunks' vectors and, when `ingest.sentence_vectors`, their sentences' blobs."""
+        vectors = self._embed(job, [_embedding_text(document, c) for c in chunks], report=True)
+        if not self.limits.sentence_vectors:
+            return vectors, None
+        plan = SentencePlan.of(chunks)
+        return vectors, plan.blobs(self._embed(job, plan.texts, report=False))
+
+    def _embed(self, job: _Job, texts: list[str], *, report: bool) -> Vectors:
+        """Embed in steps of `ingest.embed_batch` (length-sorted, so each step pads little),
+        checking the time and, when `report`, reporting progress."""
         step = self.limits.embed_batch
-        parts: list[Vectors] = []
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out = np.empty((len(texts), self.embedder.dimension), dtype=np.float32)
         for start in range(0, len(texts), step):
-            job.limits.check_time(
-                job.path, f"while embedding ({start} of {len(texts)} chunks done)"
-            )
-            parts.append(self.embedder.embed(texts[start : start + step]))
-            if job.on_chunks is not None:
+            job.limits.check_time(job.path, f"while embedding ({start} of {len(texts)} texts done)")
+            batch = order[start : start + step]
+            out[batch] = self.embedder.embed([texts[i] for i in batch])
+            if report and job.on_chunks is not None:
                 job.on_chunks(job.path, min(start + step, len(texts)), len(texts))
-        return np.concatenate(parts).astype(np.float32, copy=False)
+        return out
 
 
 @dataclass(frozen=True)

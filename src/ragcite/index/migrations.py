@@ -144,6 +144,11 @@ CREATE TABLE corpus_access (
 """
 """Corpus access groups (index/corpus_access.py), applied in every query with the
 documents' own groups (sqlite_filters.py)."""
+M040_SENTENCE_VECTORS = """
+ALTER TABLE chunks ADD COLUMN sentence_vectors BLOB;
+"""
+"""Each chunk's sentence vectors, computed at ingest (index/sentence_vectors.py); NULL for
+chunks stored before, whose sentences are embedded at ask time as they were."""
 
 MIGRATIONS: list[tuple[str, str]] = [
     ("m001_create_tables", M001_CREATE_TABLES),
@@ -152,6 +157,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("m020_feedback_key_name", M020_FEEDBACK_KEY_NAME),
     ("m021_saved_answers", M021_SAVED_ANSWERS),
     ("m030_corpus_access", M030_CORPUS_ACCESS),
+    ("m040_sentence_vectors", M040_SENTENCE_VECTORS),
 ]
 
 

@@ -31,11 +31,14 @@ def insert_version(db: sqlite3.Connection, version: NewVersion) -> None:
     insert_document(db, version)
     title = version.document.title
     vectors = np.asarray(version.vectors, dtype=np.float32)
-    for ordinal, (chunk, vector) in enumerate(zip(version.chunks, vectors, strict=True)):
+    sentences = version.sentence_vectors or [None] * len(version.chunks)
+    for ordinal, (chunk, vector, blob) in enumerate(
+        zip(version.chunks, vectors, sentences, strict=True)
+    ):
         cursor = db.execute(
             "INSERT INTO chunks (chunk_id, document_id, document_version, ordinal, "
-            "page_number, section_heading, chunk_text, char_start, char_end, vector) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?)",
+            "page_number, section_heading, chunk_text, char_start, char_end, vector, "
+            "sentence_vectors) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
             (
                 chunk.chunk_id,
                 version.document.document_id,
@@ -47,6 +50,7 @@ def insert_version(db: sqlite3.Connection, version: NewVersion) -> None:
                 chunk.char_start,
                 chunk.char_end,
                 vector.tobytes(),
+                blob,
             ),
         )
         db.execute(

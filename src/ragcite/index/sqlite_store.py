@@ -212,15 +212,18 @@ class SQLiteStore:
                 (document_id, number),
             )
             blobs = self._db.query(
-                "SELECT vector FROM chunks WHERE document_id = ? AND document_version = ? "
-                "ORDER BY ordinal",
+                "SELECT vector, sentence_vectors FROM chunks "
+                "WHERE document_id = ? AND document_version = ? ORDER BY ordinal",
                 (document_id, number),
             )
             vectors = np.array(
                 [np.frombuffer(r[0], dtype=np.float32) for r in blobs], dtype=np.float32
             ).reshape(len(blobs), self._dimension or 0)
             chunks = [chunk_from_row(r) for r in rows]
-            yield NewVersion(text.document, text.text, text.pages, chunks, vectors)
+            sentences = [r[1] for r in blobs]
+            yield NewVersion(
+                text.document, text.text, text.pages, chunks, vectors, sentence_vectors=sentences
+            )
 
     # -- reading chunks --------------------------------------------------------------
 
@@ -291,6 +294,17 @@ class SQLiteStore:
             f"SELECT chunk_id, vector FROM chunks WHERE chunk_id IN ({marks})", tuple(chunk_ids)
         )
         return {r[0]: float(np.frombuffer(r[1], dtype=np.float32) @ vector) for r in rows}
+
+    def sentence_vectors(self, chunk_ids: list[str]) -> dict[str, bytes]:
+        if not chunk_ids:
+            return {}
+        marks = ",".join("?" * len(chunk_ids))
+        rows = self._db.query(
+            f"SELECT chunk_id, sentence_vectors FROM chunks WHERE chunk_id IN ({marks}) "
+            "AND sentence_vectors IS NOT NULL",
+            tuple(chunk_ids),
+        )
+        return {r[0]: bytes(r[1]) for r in rows}
 
     # -- bookkeeping -----------------------------------------------------------------------
 

@@ -22,6 +22,9 @@ from ragcite.index.vector_index import VectorIndex
 ELIGIBLE_CACHE_SIZE = 32
 """How many filter sets keep their eligible rowids between searches."""
 
+VECTOR_PAGE = 20_000
+"""Rows read at a time when the index is rebuilt."""
+
 Rowids = npt.NDArray[np.int64]
 
 
@@ -77,14 +80,35 @@ class DenseIndex:
     def _current(self) -> VectorIndex:
         generation = self._db.generation()
         if self._index is None or generation != self.generation:
-            rows = self._db.query("SELECT rowid, vector FROM chunks")
-            ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-            flat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
-            dimension = len(flat) // len(rows) if rows else 0
-            self._index = VectorIndex(dimension, ids, flat.reshape(len(rows), dimension))
+            ids, vectors = self._stored_vectors()
+            self._index = VectorIndex(vectors.shape[1], ids, vectors)
             self.generation = generation
             self.eligible.clear()
         return self._index
+
+    def _stored_vectors(self) -> tuple[Rowids, npt.NDArray[np.float32]]:
+        """Every stored vector, read in pages into one array (at 1M chunks, holding all rows
+        as Python objects at once would double the peak memory)."""
+        count_row = self._db.query_one("SELECT COUNT(*) FROM chunks")
+        first = self._db.query_one("SELECT vector FROM chunks LIMIT 1")
+        count = int(count_row[0]) if count_row else 0
+        dimension = len(first[0]) // 4 if first else 0
+        ids = np.empty(count, dtype=np.int64)
+        vectors = np.empty((count, dimension), dtype=np.float32)
+        filled, last = 0, -1
+        while filled < count:
+            rows = self._db.query(
+                "SELECT rowid, vector FROM chunks WHERE rowid > ? ORDER BY rowid LIMIT ?",
+                (last, VECTOR_PAGE),
+            )
+            if not rows:
+                break
+            rows = rows[: count - filled]
+            ids[filled : filled + len(rows)] = [r[0] for r in rows]
+            flat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
+            vectors[filled : filled + len(rows)] = flat.reshape(len(rows), dimension)
+            filled, last = filled + len(rows), int(rows[-1][0])
+        return ids[:filled], vectors[:filled]
 
     def _eligible_rowids(self, filters: SearchFilters) -> Rowids:
         found = self.eligible.get(filters)

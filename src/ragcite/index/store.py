@@ -88,6 +88,9 @@ class NewVersion:
     chunks: list[SourceChunk]
     vectors: npt.NDArray[np.float32]
     extra: dict[str, Any] = field(default_factory=dict)
+    # Per chunk, its sentences' vectors as one blob (`index/sentence_vectors.py`); None
+    # (or None for a chunk) stores none, and ask embeds those sentences on the fly.
+    sentence_vectors: list[bytes | None] | None = None
 
 
 class StoreWriter(Protocol):
@@ -200,6 +203,10 @@ class Store(Protocol):
         self, vector: npt.NDArray[np.float32], chunk_ids: list[str]
     ) -> dict[str, float]:
         """Cosine of `vector` with each named chunk's stored vector."""
+        ...
+
+    def sentence_vectors(self, chunk_ids: list[str]) -> dict[str, bytes]:
+        """The stored sentence-vector blob of each named chunk that has one."""
         ...
 
     def counts(self) -> StoreCounts: ...

@@ -14,15 +14,17 @@ import numpy.typing as npt
 
 from ragcite.embed.base import Embedder
 from ragcite.models import SourceChunk
+from ragcite.text.sentence_forms import in_context
 from ragcite.text.sentences import split_sentences
 
 
 def sentence_in_context(chunk: SourceChunk, sentence: str) -> str:
     """A sentence prefixed by its section heading: "Customer records: They are kept 3 years."
 
-    The extractive generator embeds the same strings, so at ask time it reuses these vectors.
+    The extractive generator embeds the same strings, so at ask time it reuses these vectors;
+    ingest stores their vectors with the chunk (`ragcite.index.sentence_vectors`).
     """
-    return f"{chunk.section_heading}: {sentence}" if chunk.section_heading else sentence
+    return in_context(chunk.section_heading, sentence)
 
 
 class SentenceSimilarityReranker:

@@ -11,6 +11,7 @@ and the verifier (sentence-level alignment), so it runs on every retrieved chunk
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 
 def _word_set(words: str) -> frozenset[str]:
@@ -53,6 +54,7 @@ _LAST_WORD = re.compile(r"(\w+)\W*$")
 _TERMINAL_PUNCTUATION = frozenset(".!?…:;,")
 
 _MAX_HEADING_LINE = 80
+_CACHED_CHARS = 20_000
 
 
 def split_sentences(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
@@ -65,6 +67,19 @@ def split_sentences(text: str, start: int = 0, end: int | None = None) -> list[t
         >>> split_sentences("Pay 3.5% now.\\n- Item one\\n- Item two")
         [(0, 13), (14, 24), (25, 35)]
     """
+    if len(text) > _CACHED_CHARS:  # a whole document, split once by the chunker
+        return _split(text, start, end)
+    # At ask time the reranker, the generator and the gate split the same retrieved chunks:
+    # the spans of recent texts are remembered (a copy is returned each time).
+    return list(_split_cached(text, start, end))
+
+
+@lru_cache(maxsize=4096)
+def _split_cached(text: str, start: int, end: int | None) -> tuple[tuple[int, int], ...]:
+    return tuple(_split(text, start, end))
+
+
+def _split(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
     if end is None:
         end = len(text)
     end = min(end, len(text))

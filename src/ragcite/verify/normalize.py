@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from ragcite.text.print_marks import BROKEN_WORD, LIGATURES_AND_SOFT_HYPHENS
 
 _FOLD = str.maketrans(
@@ -58,7 +60,41 @@ class NormalizedText:
         return self.origin[start], self.origin[end - 1] + 1
 
 
+# Characters whose folded form is not exactly one character: the fast path avoids them.
+_RESIZING = frozenset(
+    [
+        key if isinstance(key, str) else chr(key)
+        for key, value in _FOLD.items()
+        if len(value or "") != 1
+    ]
+    + ["\u2026"]
+)
+_WHITESPACE = np.array([c for c in range(0x3001) if chr(c).isspace()], dtype=np.uint32)
+
+
 def normalize_with_map(text: str, *, join_broken_words: bool = False) -> NormalizedText:
+    if _RESIZING.isdisjoint(text) and not (join_broken_words and BROKEN_WORD.search(text)):
+        folded = text.translate(_FOLD)
+        lowered = folded.casefold()
+        if len(lowered) == len(folded):  # every character folds to exactly one
+            return _collapse_spaces(lowered)
+    return _normalize_each_char(text, join_broken_words=join_broken_words)
+
+
+def _collapse_spaces(text: str) -> NormalizedText:
+    """`text` (already folded, one character per original one) with each run of whitespace
+    made one space; a space maps to the character after it, as in `_normalize_each_char`."""
+    codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    kept = np.flatnonzero(~np.isin(codes, _WHITESPACE))
+    # Each run of kept characters after the first is preceded by one space.
+    run_start = np.ones(len(kept), dtype=bool)
+    run_start[1:] = np.diff(kept) > 1
+    run_start[:1] = False
+    origin = np.repeat(kept, 1 + run_start.astype(np.int64))
+    return NormalizedText(" ".join(text.split()), tuple(origin.tolist()))
+
+
+def _normalize_each_char(text: str, *, join_broken_words: bool) -> NormalizedText:
     chars: list[str] = []
     origin: list[int] = []
     pending_space = False
@@ -86,6 +122,10 @@ def normalize_with_map(text: str, *, join_broken_words: bool = False) -> Normali
     return NormalizedText("".join(chars), tuple(origin))
 
 
-def normalize(text: str) -> str:
-    """The normalised form of `text` (see the module docstring)."""
-    return normalize_with_map(text).text
+def normalize(text: str, *, join_broken_words: bool = False) -> str:
+    """The normalised form of `text` (see the module docstring), without the offset map."""
+    if _RESIZING.isdisjoint(text) and not (join_broken_words and BROKEN_WORD.search(text)):
+        lowered = text.translate(_FOLD).casefold()
+        if len(lowered) == len(text):
+            return " ".join(lowered.split())
+    return normalize_with_map(text, join_broken_words=join_broken_words).text

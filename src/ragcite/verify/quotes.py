@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from ragcite.models import QuoteStatus
 from ragcite.text.words import has_words, word_spans, words
 from ragcite.verify.markers import strip_citation_markers
-from ragcite.verify.normalize import normalize_with_map
+from ragcite.verify.normalize import normalize, normalize_with_map
 
 _ELLIPSIS = re.compile(r"\s*(?:\.\.\.|\u2026|\[\.\.\.\]|\[…\])\s*")
 _TRIM = " \t\n\"'“”‘’«»"
@@ -51,14 +51,16 @@ def locate_quote(quote: str, text: str) -> QuoteMatch:
     at = text.find(quote)
     if at >= 0:
         return QuoteMatch(QuoteStatus.EXACT, at, at + len(quote))
-    haystack = normalize_with_map(text)
-    needle = normalize_with_map(quote).text
-    at = haystack.text.find(needle)
-    if at < 0 and "-" in text:
-        # The source may break a word across lines ("reten-\ntion"); the quote will not.
-        haystack = normalize_with_map(text, join_broken_words=True)
-        at = haystack.text.find(needle)
-    if at >= 0:
+    needle = normalize(quote)
+    at, haystack = -1, None
+    # The source may break a word across lines ("reten-\ntion"); the quote will not.
+    for join in (False, True) if "-" in text else (False,):
+        # The offset map is built only for a text that holds the quote.
+        if needle in normalize(text, join_broken_words=join):
+            haystack = normalize_with_map(text, join_broken_words=join)
+            at = haystack.text.find(needle)
+            break
+    if haystack is not None and at >= 0:
         start, end = haystack.original_span(at, at + len(needle))
         return QuoteMatch(QuoteStatus.NORMALIZED, start, end)
     match = _word_sequence_match(quote, text)
@@ -76,6 +78,9 @@ def locate_quote(quote: str, text: str) -> QuoteMatch:
 def _word_sequence_match(quote: str, text: str) -> QuoteMatch:
     parts = [p for p in _ELLIPSIS.split(quote) if has_words(p)]
     if len(parts) > 1 and any(len(words(p)) < _MIN_PART_WORDS for p in parts):
+        return NOT_FOUND
+    folded = text.casefold()
+    if any(w not in folded for p in parts for w in words(p)):  # cheap: a word is missing
         return NOT_FOUND
     text_words = word_spans(text)
     position = 0

@@ -31,8 +31,8 @@ CHUNKS_WITH_DOCUMENTS = (
 
 _INSERT_CHUNK = sql.SQL(
     "INSERT INTO ragcite_chunks (chunk_id, document_id, document_version, ordinal, "
-    "page_number, section_heading, chunk_text, char_start, char_end, embedding, search) "
-    "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s, "
+    "page_number, section_heading, chunk_text, char_start, char_end, embedding, "
+    "sentence_vectors, search) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s, "
     "setweight(to_tsvector({config}, %s), 'A') || "
     "setweight(to_tsvector({config}, %s), 'B') || "
     "setweight(to_tsvector({config}, %s), 'C'))"
@@ -46,6 +46,7 @@ def insert_version(conn: psycopg.Connection[Any], version: NewVersion) -> None:
     insert_document(conn, version)
     doc = version.document
     vectors = np.asarray(version.vectors, dtype=np.float32)
+    sentences = version.sentence_vectors or [None] * len(version.chunks)
     rows = [
         (
             chunk.chunk_id,
@@ -58,11 +59,14 @@ def insert_version(conn: psycopg.Connection[Any], version: NewVersion) -> None:
             chunk.char_start,
             chunk.char_end,
             vector,
+            blob,
             chunk.chunk_text,
             chunk.section_heading or "",
             doc.title,
         )
-        for ordinal, (chunk, vector) in enumerate(zip(version.chunks, vectors, strict=True))
+        for ordinal, (chunk, vector, blob) in enumerate(
+            zip(version.chunks, vectors, sentences, strict=True)
+        )
     ]
     with conn.cursor() as cursor:
         cursor.executemany(_INSERT_CHUNK, rows)

@@ -202,6 +202,12 @@ def _m030_corpus_access(dimension: int) -> sql.Composed | sql.SQL:
     )
 
 
+def _m040_sentence_vectors(dimension: int) -> sql.Composed | sql.SQL:
+    # Each chunk's sentence vectors from ingest (index/sentence_vectors.py); NULL for older
+    # chunks, whose sentences are embedded at ask time as they were.
+    return sql.SQL("ALTER TABLE ragcite_chunks ADD COLUMN sentence_vectors BYTEA;")
+
+
 MIGRATIONS: list[tuple[str, Callable[[int], sql.Composed | sql.SQL]]] = [
     ("m001_create_tables", _m001_create_tables),
     ("m002_text_search", _m002_text_search),
@@ -211,6 +217,7 @@ MIGRATIONS: list[tuple[str, Callable[[int], sql.Composed | sql.SQL]]] = [
     ("m020_feedback_key_name", _m020_feedback_key_name),
     ("m021_saved_answers", _m021_saved_answers),
     ("m030_corpus_access", _m030_corpus_access),
+    ("m040_sentence_vectors", _m040_sentence_vectors),
 ]
 
 

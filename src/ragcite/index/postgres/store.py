@@ -189,7 +189,8 @@ class PostgresStore:
             document_id, number = key["document_id"], key["version"]
             text = self.document_text(document_id, number)
             rows = self._db.query(
-                f"SELECT {CHUNK_COLUMNS}, c.embedding FROM {CHUNKS_WITH_DOCUMENTS} "
+                f"SELECT {CHUNK_COLUMNS}, c.embedding, c.sentence_vectors "
+                f"FROM {CHUNKS_WITH_DOCUMENTS} "
                 "WHERE c.document_id = %s AND c.document_version = %s ORDER BY c.ordinal",
                 (document_id, number),
             )
@@ -197,7 +198,10 @@ class PostgresStore:
                 len(rows), self._dimension or 0
             )
             chunks = [chunk_from_row(r) for r in rows]
-            yield NewVersion(text.document, text.text, text.pages, chunks, vectors)
+            sentences = [_blob(r["sentence_vectors"]) for r in rows]
+            yield NewVersion(
+                text.document, text.text, text.pages, chunks, vectors, sentence_vectors=sentences
+            )
 
     # -- reading chunks --------------------------------------------------------------
 
@@ -267,6 +271,16 @@ class PostgresStore:
         )
         return {r["chunk_id"]: float(r["score"]) for r in rows}
 
+    def sentence_vectors(self, chunk_ids: list[str]) -> dict[str, bytes]:
+        if not chunk_ids:
+            return {}
+        rows = self._db.query(
+            "SELECT chunk_id, sentence_vectors FROM ragcite_chunks "
+            "WHERE chunk_id = ANY(%s::text[]) AND sentence_vectors IS NOT NULL",
+            (chunk_ids,),
+        )
+        return {r["chunk_id"]: bytes(r["sentence_vectors"]) for r in rows}
+
     # -- bookkeeping -----------------------------------------------------------------------
 
     def corpus_version(self) -> str:
@@ -315,3 +329,7 @@ def _vector(value: Any) -> npt.NDArray[np.float32]:
     """A stored embedding (pgvector's `Vector`, or an array) as float32, bit for bit."""
     as_numpy = getattr(value, "to_numpy", None)
     return np.asarray(as_numpy() if as_numpy else value, dtype=np.float32)
+
+
+def _blob(value: bytes | memoryview | None) -> bytes | None:
+    return bytes(value) if value is not None else None

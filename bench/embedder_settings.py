@@ -1,0 +1,92 @@
+"""The MiniLM embedder's throughput under onnxruntime settings, run by hand.
+
+    python bench/embedder_settings.py --texts 256 --rounds 2
+
+On the same real passages (bench/corpora.py), interleaved round by round so machine load
+hits every variant alike: intra-op threads (1, 2, onnxruntime's default), inter-op
+threads, graph optimisation level, batch size, and length-sorted vs arrival order.
+Prints texts/s medians and each variant's ratio to ragcite's default.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from corpora import real_passages
+from ingest_ask import machine
+
+from ragcite.embed.minilm import MiniLMEmbedder, _packaged_model_path
+
+
+def session(intra: int | None, inter: int | None, level: str) -> Any:
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    if intra:
+        options.intra_op_num_threads = intra
+    if inter:
+        options.inter_op_num_threads = inter
+    options.graph_optimization_level = getattr(ort.GraphOptimizationLevel, level)
+    options.log_severity_level = 3
+    path = str(_packaged_model_path())
+    return ort.InferenceSession(path, sess_options=options, providers=["CPUExecutionProvider"])
+
+
+def variant(
+    intra: int | None = None,
+    inter: int | None = None,
+    level: str = "ORT_ENABLE_ALL",
+    batch: int = 32,
+) -> MiniLMEmbedder:
+    embedder = MiniLMEmbedder(batch_size=batch)
+    embedder.warm_up()
+    embedder._session = session(intra, inter, level)
+    return embedder
+
+
+def unsorted_embed(embedder: MiniLMEmbedder, texts: list[str]) -> None:
+    for start in range(0, len(texts), embedder.batch_size):
+        embedder._embed_batch(texts[start : start + embedder.batch_size])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--texts", type=int, default=256)
+    parser.add_argument("--rounds", type=int, default=2)
+    args = parser.parse_args()
+    print(f"[machine] {machine()}")
+    texts = real_passages(args.texts)
+    variants = {
+        "default": variant(),
+        "intra_1": variant(intra=1),
+        "intra_2": variant(intra=2),
+        "intra_1_inter_1": variant(intra=1, inter=1),
+        "basic_graph_opt": variant(level="ORT_ENABLE_BASIC"),
+        "batch_16": variant(batch=16),
+        "batch_64": variant(batch=64),
+    }
+    rates: dict[str, list[float]] = {name: [] for name in [*variants, "default_unsorted"]}
+    for _ in range(args.rounds):
+        for name, embedder in variants.items():
+            started = time.perf_counter()
+            embedder.embed(texts)
+            rates[name].append(len(texts) / (time.perf_counter() - started))
+        started = time.perf_counter()
+        unsorted_embed(variants["default"], texts)
+        rates["default_unsorted"].append(len(texts) / (time.perf_counter() - started))
+    medians = {name: round(statistics.median(v), 1) for name, v in rates.items()}
+    out = {f"{k}_texts_per_s": v for k, v in medians.items()}
+    out |= {f"ratio_{k}_vs_default": round(v / medians["default"], 2) for k, v in medians.items()}
+    print(f"[embedder] {json.dumps(out)}")
+
+
+if __name__ == "__main__":
+    main()

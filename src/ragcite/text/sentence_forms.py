@@ -1,0 +1,40 @@
+"""The forms of a chunk's sentences that the ask-time stages embed.
+
+The reranker and the extractive generator embed each sentence with its section heading
+("Customer records: They are kept 3 years."); the gate embeds claims on one line and
+evidence sentences stripped and cut to `EVIDENCE_CHARS`. Ingest embeds every form once
+and stores the vectors with the chunk, so at ask time these strings are already known.
+
+    >>> chunk_sentence_forms("Kept 3 years.\\nThen erased.", "Records")
+    ['Records: Kept 3 years.', 'Kept 3 years.', 'Records: Then erased.', 'Then erased.']
+"""
+
+from __future__ import annotations
+
+from ragcite.text.sentences import split_sentences
+
+EVIDENCE_CHARS = 300  # the gate embeds the start of a web page's very long "sentence" only
+
+
+def in_context(heading: str | None, sentence: str) -> str:
+    """A sentence prefixed by its section heading: "Customer records: They are kept 3 years."."""
+    return f"{heading}: {sentence}" if heading else sentence
+
+
+def one_line(sentence: str) -> str:
+    """A claim's wording without the source's line breaks."""
+    return " ".join(sentence.split())
+
+
+def chunk_sentence_forms(chunk_text: str, heading: str | None) -> list[str]:
+    """Every distinct string the ask-time stages may embed for this chunk's sentences,
+    in a fixed order (the stored vectors follow it)."""
+    forms: dict[str, None] = {}
+    for start, end in split_sentences(chunk_text):
+        sentence = chunk_text[start:end]
+        stripped = sentence.strip()
+        if not stripped:
+            continue
+        for form in (in_context(heading, sentence), stripped[:EVIDENCE_CHARS], one_line(sentence)):
+            forms.setdefault(form, None)
+    return list(forms)

@@ -1,0 +1,96 @@
+"""Sentence vectors stored at ingest: `ask` embeds the question only, and a store
+without them (an older one) gives the same answer by embedding on the fly."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ragcite.config import load_settings
+from ragcite.embed.base import Vectors
+from ragcite.index.sentence_vectors import decode_sentence_vectors, encode_sentence_vectors
+from ragcite.pipeline import Ragcite
+
+from ..conftest import DEMO
+
+QUESTION = "How much parental leave does the primary caregiver get?"
+
+
+class CountingEmbedder:
+    """The real embedder, recording each text it is asked to embed."""
+
+    def __init__(self, inner: object) -> None:
+        self.inner = inner
+        self.model_id = inner.model_id  # type: ignore[attr-defined]
+        self.dimension = inner.dimension  # type: ignore[attr-defined]
+        self.texts: list[str] = []
+
+    def embed(self, texts: list[str]) -> Vectors:
+        self.texts.extend(texts)
+        vectors: Vectors = self.inner.embed(texts)  # type: ignore[attr-defined]
+        return vectors
+
+
+def _open(path: Path, *, sentence_vectors: bool = True) -> Ragcite:
+    overrides = {"cache.enabled": False, "ingest.sentence_vectors": sentence_vectors}
+    return Ragcite.open(load_settings(store_path=path, overrides=overrides))
+
+
+def _cold(rag: Ragcite) -> CountingEmbedder:
+    """Forget every cached vector and count what the real model embeds from now on."""
+    rag.embedder.clear()  # type: ignore[attr-defined]
+    semantic = getattr(rag.support_checker, "semantic", None)
+    if semantic is not None:
+        semantic._cache.clear()
+    counting = CountingEmbedder(rag.embedder.inner)  # type: ignore[attr-defined]
+    rag.embedder.inner = counting  # type: ignore[attr-defined]
+    return counting
+
+
+def test_ask_on_a_store_with_sentence_vectors_embeds_the_question_only(
+    demo_store_path: Path,
+) -> None:
+    rag = _open(demo_store_path)
+    counting = _cold(rag)
+
+    response = rag.ask(QUESTION)
+
+    assert response.answerable and response.cited_claims
+    assert counting.texts == [QUESTION]
+    rag.close()
+
+
+def test_a_store_without_sentence_vectors_gives_the_same_answer(
+    tmp_path: Path, demo_store_path: Path
+) -> None:
+    (tmp_path / "docs").mkdir()
+    for name in ("employee-handbook.pdf", "employee-handbook.pdf.meta.yaml"):
+        shutil.copy(DEMO / name, tmp_path / "docs")
+    old = _open(tmp_path / "old.db", sentence_vectors=False)
+    assert not old.ingest([tmp_path / "docs"]).failed
+    assert old.store.sentence_vectors([c.chunk_id for c in old.search("leave")[0]]) == {}
+    new = _open(tmp_path / "new.db")
+    assert not new.ingest([tmp_path / "docs"]).failed
+    counting = _cold(old)
+    _cold(new)
+
+    before, after = old.ask(QUESTION), new.ask(QUESTION)
+
+    assert len(counting.texts) > 1  # the old store's sentences were embedded at ask time
+    assert [c.claim_text for c in after.cited_claims] == [c.claim_text for c in before.cited_claims]
+    assert after.overall_confidence == pytest.approx(before.overall_confidence, abs=0.01)
+    old.close()
+    new.close()
+
+
+def test_vectors_computed_for_other_sentences_are_not_used() -> None:
+    vectors = np.eye(2, 384, dtype=np.float32)
+    blob = encode_sentence_vectors(["One.", "Two."], vectors)
+
+    assert decode_sentence_vectors(blob, ["One.", "Two."]) is not None
+    assert decode_sentence_vectors(blob, ["One.", "Three."]) is None
+    assert decode_sentence_vectors(blob, ["One."]) is None
+    assert decode_sentence_vectors(b"junk", ["One."]) is None
