@@ -59,7 +59,7 @@ def table_row_units(rows: list[list[str]]) -> list[str]:
     units = []
     for row in rows[1:]:
         cells = [collapse(c) for c in row]
-        pairs = [f"{h}: {v}" for h, v in zip(header[1:], cells[1:]) if v]
+        pairs = [f"{h}: {v}" for h, v in zip(header[1:], cells[1:], strict=False) if v]
         if cells and cells[0] and pairs:
             units.append(f"{cells[0]} — " + "; ".join(pairs))
     return units

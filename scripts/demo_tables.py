@@ -69,8 +69,8 @@ RETENTION_PAGES: list[list[tuple[str, object]]] = [
             [
                 ("Record", "Retention period", "Owner"),
                 ("Supplier invoices", "7 years after the tax year", "Finance"),
-                ("Payroll records", "6 years after the employee leaves", "Payroll"),
-                ("Expense receipts", "5 years", "Finance"),
+                ("Purchase orders", "6 years after the order closes", "Procurement"),
+                ("Bank statements", "7 years", "Finance"),
                 ("Board minutes", "Permanently", "Company Secretary"),
             ],
         ),
@@ -81,7 +81,7 @@ RETENTION_PAGES: list[list[tuple[str, object]]] = [
             "table",
             [
                 ("Record", "Retention period", "Owner"),
-                ("Unsuccessful job applications", "12 months after the decision", "People Team"),
+                ("Building access card logs", "12 months", "Facilities"),
                 ("Visitor logs", "2 years", "Facilities"),
                 ("CCTV footage", "31 days", "Facilities"),
                 ("Health and safety incident reports", "10 years", "Health and Safety"),

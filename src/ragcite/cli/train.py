@@ -1,5 +1,5 @@
-"""`ragcite train`: rebuild the shipped support checker, reranker and sentence-choice models (needs the
-`[train]` extra: scikit-learn)."""
+"""`ragcite train`: rebuild the shipped support checker, reranker and sentence-choice
+models (needs the `[train]` extra: scikit-learn)."""
 
 from __future__ import annotations
 

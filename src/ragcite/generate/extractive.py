@@ -188,13 +188,26 @@ class ExtractiveGenerator:
             statement = _is_statement(text, chunk.section_heading)
             out.append(
                 _Candidate(
-                    index, position, start, end, text, context, chunk.chunk_id,
-                    chunk.chunk_text, statement, score,
+                    index,
+                    position,
+                    start,
+                    end,
+                    text,
+                    context,
+                    chunk.chunk_id,
+                    chunk.chunk_text,
+                    statement,
+                    score,
                 )
             )
         window = [
-            WindowSentence(c.text, chunks[c.chunk_rank].section_heading or "", float(sem),
-                           c.chunk_rank, c.position)
+            WindowSentence(
+                c.text,
+                chunks[c.chunk_rank].section_heading or "",
+                float(sem),
+                c.chunk_rank,
+                c.position,
+            )
             for c, sem in zip(out, semantic, strict=True)
         ]
         choice = choice_scores(query, window)

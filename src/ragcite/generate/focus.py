@@ -43,18 +43,48 @@ _QUESTION_FOCUS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("duration", re.compile(r"\bhow\s+(?:long|many\s+(?:days|weeks|months|years|hours))\b", _I)),
-    ("amount", re.compile(r"\bhow\s+(?:much|many|large|big|often)\b|\bwhat\s+(?:is\s+the\s+)?"
-                          r"(?:amount|fee|cost|price|limit|rate|percentage|number)\b", _I)),
-    ("date", re.compile(r"\bwhen\b|\bwhat\s+(?:date|year|day|time|month|century)\b|"
-                        r"\bby\s+what\s+date\b|\bdeadline\b", _I)),
-    ("role", re.compile(r"\b(?:who|whom|whose)\b|\bwhich\s+(?:team|role|person|department|"
-                        r"group|manager|people|company|organi[sz]ation)\b", _I)),
-    ("permission", re.compile(r"^\s*(?:can|may|could|am|are\s+\w+\s+allowed|is\s+it\s+"
-                              r"(?:allowed|possible|permitted))\b|\b(?:allowed|permitted)\b", _I)),
+    (
+        "amount",
+        re.compile(
+            r"\bhow\s+(?:much|many|large|big|often)\b|\bwhat\s+(?:is\s+the\s+)?"
+            r"(?:amount|fee|cost|price|limit|rate|percentage|number)\b",
+            _I,
+        ),
+    ),
+    (
+        "date",
+        re.compile(
+            r"\bwhen\b|\bwhat\s+(?:date|year|day|time|month|century)\b|"
+            r"\bby\s+what\s+date\b|\bdeadline\b",
+            _I,
+        ),
+    ),
+    (
+        "role",
+        re.compile(
+            r"\b(?:who|whom|whose)\b|\bwhich\s+(?:team|role|person|department|"
+            r"group|manager|people|company|organi[sz]ation)\b",
+            _I,
+        ),
+    ),
+    (
+        "permission",
+        re.compile(
+            r"^\s*(?:can|may|could|am|are\s+\w+\s+allowed|is\s+it\s+"
+            r"(?:allowed|possible|permitted))\b|\b(?:allowed|permitted)\b",
+            _I,
+        ),
+    ),
     ("reason", re.compile(r"\bwhy\b|\bwhat\s+(?:is\s+the\s+)?reason\b", _I)),
     ("place", re.compile(r"\bwhere\b|\bwhat\s+(?:country|city|region|location|place)\b", _I)),
-    ("yes_no", re.compile(r"^\s*(?:is|are|does|do|did|was|were|will|would|should|has|have|"
-                          r"must)\b", _I)),
+    (
+        "yes_no",
+        re.compile(
+            r"^\s*(?:is|are|does|do|did|was|were|will|would|should|has|have|"
+            r"must)\b",
+            _I,
+        ),
+    ),
 )
 
 _NUMBER = r"\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|thirty|sixty"
@@ -88,12 +118,16 @@ _SENTENCE_SIGNS: dict[str, re.Pattern[str]] = {
         r"(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|decades?|centuries)\b",
         _I,
     ),
-    "reason": re.compile(r"\b(?:because|due\s+to|so\s+that|in\s+order\s+to|since|reason|as\s+a\s"
-                         r"+result|to\s+(?:protect|prevent|ensure|avoid|reduce))\b", _I),
-    "place": re.compile(r"\b(?:in|at|from|near)\s+[A-Z][a-z]+|\b(?:office|country|region|city|"
-                        r"located|EU|US|UK)\b"),
-    "yes_no": re.compile(r"\b(?:not|no|never|only|yes|all|must|always|cannot|can't|unless)\b",
-                         _I),
+    "reason": re.compile(
+        r"\b(?:because|due\s+to|so\s+that|in\s+order\s+to|since|reason|as\s+a\s"
+        r"+result|to\s+(?:protect|prevent|ensure|avoid|reduce))\b",
+        _I,
+    ),
+    "place": re.compile(
+        r"\b(?:in|at|from|near)\s+[A-Z][a-z]+|\b(?:office|country|region|city|"
+        r"located|EU|US|UK)\b"
+    ),
+    "yes_no": re.compile(r"\b(?:not|no|never|only|yes|all|must|always|cannot|can't|unless)\b", _I),
 }
 
 

@@ -77,8 +77,10 @@ def choice_features(question: str, window: Sequence[WindowSentence]) -> Matrix:
     sems = np.array([s.similarity for s in window], dtype=np.float64)
     own = [stems(s.text) for s in window]
     cover = np.array(
-        [len(query & (w | stems(s.heading))) / len(query) if query else 0.0
-         for w, s in zip(own, window, strict=True)],
+        [
+            len(query & (w | stems(s.heading))) / len(query) if query else 0.0
+            for w, s in zip(own, window, strict=True)
+        ],
         dtype=np.float64,
     )
     chunk_best: dict[int, float] = {}

@@ -105,9 +105,7 @@ def holds_answer(sentence: str, answers: tuple[str, ...]) -> bool:
     return any(" ".join(a.lower().split()) in lowered for a in answers)
 
 
-def _window(
-    example: Example, embedder: Embedder
-) -> tuple[list[WindowSentence], list[bool]]:
+def _window(example: Example, embedder: Embedder) -> tuple[list[WindowSentence], list[bool]]:
     """The example's sentences as the generator sees them, gold paragraph ranked in place."""
     question = embedder.embed([example.question])[0]
     sentences: list[tuple[int, int, str]] = []

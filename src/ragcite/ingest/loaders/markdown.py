@@ -2,10 +2,10 @@
 
 The extracted text keeps the document's words and line structure but drops the markup: a
 heading line becomes its text, `**bold**`, `*em*`, backticks and `[text](url)` become their
-text, images are dropped, list items keep a "- " or "1. " marker, code blocks stay verbatim, a table becomes one line
-per row with its header ("Team — Storage: 100 GB; Users: 25") and blocks are separated by a
-blank line. Headings come from markdown-it tokens, so a `#` inside a
-code block is never a heading.
+text, images are dropped, list items keep a "- " or "1. " marker, code blocks stay verbatim,
+a table becomes one line per row with its header ("Team — Storage: 100 GB; Users: 25") and
+blocks are separated by a blank line. Headings come from markdown-it tokens, so a `#` inside
+a code block is never a heading.
 """
 
 from __future__ import annotations
