@@ -100,12 +100,12 @@ def _span_rate(rag: Ragcite, questions: list[dict[str, Any]]) -> dict[str, Any]:
         response = rag.ask(item["q"])
         claims = _norm(" ".join(c.claim_text for c in response.cited_claims))
         span = any(_norm(a) in claims for a in item["answers"])
-        cited = {
+        cited = " ".join(
             response.chunk(cid).document_id  # type: ignore[union-attr]
             for c in response.cited_claims
             for cid in c.source_chunk_ids
             if response.chunk(cid) is not None
-        }
+        )
         by_focus[question_focus(item["q"])].append((span, item["doc"] in cited))
     return _summary(by_focus)
 

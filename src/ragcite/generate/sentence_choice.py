@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from ragcite.generate.focus import focus_match, question_focus
 from ragcite.learn.model import LearnedModel, load_models, require_features
-from ragcite.text.table_rows import is_table_row
+from ragcite.text.table_rows import CELL_SEPARATOR, LABEL_SEPARATOR, is_table_row
 from ragcite.text.words import QUESTION_WORDS, STOPWORDS, content_words
 
 FEATURES = (
@@ -66,6 +66,19 @@ class WindowSentence:
 def stems(text: str) -> set[str]:
     """The content words of `text`, cut to six letters ("retention", "retained" -> "retain")."""
     return {w[:6] for w in content_words(text, _QUESTION_STOPWORDS)}
+
+
+def focused_row(row: str, question: str) -> str:
+    """A table row cut to its label and the cells whose header the question names, for
+    comparing with the question ("Team — Users: 25" for "How many users does Team get?").
+
+    >>> focused_row("Team — Storage: 100 GB; Users: 25", "How many users does Team allow?")
+    'Team — Users: 25'
+    """
+    label, _, cells = row.partition(LABEL_SEPARATOR)
+    query = stems(question)
+    named = [c for c in cells.split(CELL_SEPARATOR) if query & stems(c.partition(":")[0])]
+    return label + LABEL_SEPARATOR + CELL_SEPARATOR.join(named) if named else row
 
 
 def choice_features(question: str, window: Sequence[WindowSentence]) -> Matrix:
