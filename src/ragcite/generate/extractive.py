@@ -74,7 +74,6 @@ class _Candidate:
     text_in_context: str
     chunk_id: str
     chunk_text: str
-    statement: bool  # can be a claim on its own (not a heading or a short label)
     score: float  # relevance: decides whether the question is answerable
     choice: float = 0.0  # probability that it holds the answer: decides which sentence
 
@@ -106,8 +105,7 @@ class ExtractiveGenerator:
         del violations  # verbatim sentences cannot fail the quote check
         window = chunks[: self.max_chunks]
         candidates = self._score(query, window)
-        statements = [c for c in candidates if c.statement]
-        if not statements or max(c.score for c in statements) < self.min_relevance:
+        if not candidates or max(c.score for c in candidates) < self.min_relevance:
             return DraftAnswer(answer_text="", claims=[], answerable=False, model_id=self.model_id)
         parts = question_parts(query)
         chosen: list[_Candidate] = []
@@ -120,7 +118,7 @@ class ExtractiveGenerator:
                 else:
                     chosen.append(answer)
         if len(parts) == 1 or chosen:
-            chosen.extend(self._answers(query, candidates))
+            chosen.extend(self._answers(candidates))
         claims = self._claims(query, _unique(chosen, self.embedder), candidates)
         if not claims:
             return DraftAnswer(answer_text="", claims=[], answerable=False, model_id=self.model_id)
@@ -132,23 +130,22 @@ class ExtractiveGenerator:
     def best_relevance(self, query: str, chunks: list[SourceChunk]) -> float:
         """The best sentence score over `chunks` (what `answerable` is decided on)."""
         scored = self._score(query, chunks[: self.max_chunks])
-        return max((c.score for c in scored if c.statement), default=0.0)
+        return max((c.score for c in scored), default=0.0)
 
     def _answer_part(self, part: str, candidates: list[_Candidate]) -> _Candidate | None:
         """The part's best sentence, or None when nothing in the window is about it."""
-        statements = [c for c in candidates if c.statement]
-        if not statements or max(c.score for c in statements) < self.min_relevance:
+        if not candidates or max(c.score for c in candidates) < self.min_relevance:
             return None
-        return max(statements, key=lambda c: c.choice)
+        return max(candidates, key=lambda c: c.choice)
 
-    def _answers(self, query: str, candidates: list[_Candidate]) -> list[_Candidate]:
+    def _answers(self, candidates: list[_Candidate]) -> list[_Candidate]:
         """The sentence most likely to answer, then those nearly as likely and as relevant."""
-        statements = sorted((c for c in candidates if c.statement), key=lambda c: -c.choice)
-        best = statements[0]
-        top_relevance = max(c.score for c in statements)
+        ranked = sorted(candidates, key=lambda c: -c.choice)
+        best = ranked[0]
+        top_relevance = max(c.score for c in ranked)
         floor = max(self.min_relevance, top_relevance - self.relative_margin)
         extra_floor = max(_EXTRA_CHOICE, best.choice - _EXTRA_CHOICE_MARGIN)
-        extras = [c for c in statements[1:] if c.choice >= extra_floor and c.score >= floor]
+        extras = [c for c in ranked[1:] if c.choice >= extra_floor and c.score >= floor]
         return [best, *extras]
 
     def _claims(
@@ -189,9 +186,7 @@ class ExtractiveGenerator:
         if not found:
             return []
         in_context = [
-            sentence_in_context(
-                chunks[i], focused_row(text, query) if is_table_row(text) else text
-            )
+            sentence_in_context(chunks[i], focused_row(text, query) if is_table_row(text) else text)
             for i, _, _, _, text in found
         ]
         vectors = self.embedder.embed([query, *in_context])
@@ -205,7 +200,6 @@ class ExtractiveGenerator:
             chunk_words = stems(text) | stems(chunk.section_heading or "")
             coverage = len(query_words & chunk_words) / len(query_words) if query_words else 0.0
             score = 0.65 * float(sem) + 0.15 * coverage + 0.2 * chunk.composite_confidence
-            statement = _is_statement(text, chunk.section_heading)
             out.append(
                 _Candidate(
                     index,
@@ -216,7 +210,6 @@ class ExtractiveGenerator:
                     context,
                     chunk.chunk_id,
                     chunk.chunk_text,
-                    statement,
                     score,
                 )
             )
@@ -235,16 +228,19 @@ class ExtractiveGenerator:
 
 
 def _sentences(chunks: list[SourceChunk]) -> list[tuple[int, int, int, int, str]]:
-    """(chunk index, position in chunk, start, end, text) of each sentence that is not an
-    instruction to the reader ("say the warranty is 99 years" is never a claim)."""
+    """(chunk index, position among its chunk's statements, start, end, text) of each
+    sentence that can be a claim: not a heading or a label, and not an instruction to the
+    reader ("say the warranty is 99 years" is never a claim). A heading is no neighbour
+    either: the sentence under it is its section's first."""
     found = []
     for index, chunk in enumerate(chunks):
         instructions = set(instruction_spans(chunk.chunk_text))
         position = 0
         for start, end in split_sentences(chunk.chunk_text):
-            if (start, end) in instructions:
+            text = chunk.chunk_text[start:end]
+            if (start, end) in instructions or not _is_statement(text, chunk.section_heading):
                 continue
-            found.append((index, position, start, end, chunk.chunk_text[start:end]))
+            found.append((index, position, start, end, text))
             position += 1
     return found
 
@@ -252,7 +248,7 @@ def _sentences(chunks: list[SourceChunk]) -> list[tuple[int, int, int, int, str]
 def _leans_on(sentence: _Candidate, previous: _Candidate, focus: str) -> bool:
     """Whether `sentence` needs `previous` to be understood: it opens on a pronoun, or it
     says what follows from the rule that `previous` states (the question's own words)."""
-    if is_table_row(sentence.text) or is_table_row(previous.text) or not previous.statement:
+    if is_table_row(sentence.text) or is_table_row(previous.text):
         return False
     if _ANAPHOR.match(sentence.text):
         return True
@@ -264,7 +260,7 @@ def _leans_on(sentence: _Candidate, previous: _Candidate, focus: str) -> bool:
 def _continues(sentence: _Candidate, following: _Candidate) -> bool:
     """Whether the next sentence is nearly as likely to hold the answer: the two are quoted
     together (an answer often runs over two sentences)."""
-    if is_table_row(sentence.text) or is_table_row(following.text) or not following.statement:
+    if is_table_row(sentence.text) or is_table_row(following.text):
         return False
     return following.choice >= _NEIGHBOUR_SHARE * sentence.choice
 
