@@ -52,12 +52,14 @@ _MIN_UNPUNCTUATED_WORDS = 10
 # Near-duplicate sentences (the same rule restated in an overlapping chunk) are cited once.
 _DUPLICATE_SIMILARITY = 0.92
 # A further sentence joins the answer only when it is about as likely to hold it as the best.
-_EXTRA_CHOICE = 0.5
-_EXTRA_CHOICE_MARGIN = 0.15
-# A neighbour this likely to hold the answer, relative to the chosen sentence, is cited
-# with it (held out on SQuAD and HaluEval: the answer is among the sentences 0.74 -> 0.78
-# and 0.73 -> 0.87 of the time, for 1.2 sentences an answer).
-_NEIGHBOUR_SHARE = 0.5
+# A sentence is ranked by its relevance plus this share of its choice probability: the
+# model breaks near-ties (the consequence after the rule it follows), relevance keeps the
+# sentence that plainly states the answer (measured on the demo questions, held out).
+_CHOICE_WEIGHT = 0.25
+# More is not better: on the demo questions, citing every sentence within 0.15 of the best
+# (or its next sentence at half the best's probability) added claims that did not answer.
+_EXTRA_CHOICE = 0.6
+_EXTRA_MARGIN = 0.05
 # A sentence that opens on these words leans on the one before it: both are quoted.
 _ANAPHOR = re.compile(r"^\W*(?:it|this|that|these|those|they|such|its|their|there)\b", re.I)
 # The extractive generator reads the top chunks only: lower ones rarely hold the answer.
@@ -134,35 +136,36 @@ class ExtractiveGenerator:
         """The part's best sentence, or None when nothing in the window is about it."""
         if not candidates or max(c.score for c in candidates) < self.min_relevance:
             return None
-        return max(candidates, key=lambda c: c.choice)
+        return max(candidates, key=_rank)
 
     def _answers(self, candidates: list[_Candidate]) -> list[_Candidate]:
         """The sentence most likely to answer, then those nearly as likely and as relevant."""
-        ranked = sorted(candidates, key=lambda c: -c.choice)
+        ranked = sorted(candidates, key=lambda c: -_rank(c))
         best = ranked[0]
-        top_relevance = max(c.score for c in ranked)
-        floor = max(self.min_relevance, top_relevance - self.relative_margin)
-        extra_floor = max(_EXTRA_CHOICE, best.choice - _EXTRA_CHOICE_MARGIN)
-        extras = [c for c in ranked[1:] if c.choice >= extra_floor and c.score >= floor]
+        floor = max(self.min_relevance, max(c.score for c in ranked) - self.relative_margin)
+        extras = [
+            c
+            for c in ranked[1:]
+            if c.choice >= _EXTRA_CHOICE
+            and _rank(c) >= _rank(best) - _EXTRA_MARGIN
+            and c.score >= floor
+        ]
         return [best, *extras]
 
     def _claims(
         self, query: str, chosen: list[_Candidate], candidates: list[_Candidate]
     ) -> list[DraftClaim]:
-        """A claim per chosen sentence and per neighbour it needs (a lead-in it leans on, a
-        next sentence nearly as likely to answer), in document order. Each sentence is its
-        own claim, so the gate checks each against its own evidence."""
+        """A claim per chosen sentence and per lead-in it leans on, in document order. Each
+        sentence is its own claim, so the gate checks each against its own evidence."""
         focus = question_focus(query)
+        top = max(c.score for c in candidates)
         by_place = {(c.chunk_rank, c.position): c for c in candidates}
         quoted: dict[tuple[int, int], _Candidate] = {}
         for c in chosen[: self.max_claims]:
             previous = by_place.get((c.chunk_rank, c.position - 1))
-            following = by_place.get((c.chunk_rank, c.position + 1))
-            if previous is not None and _leans_on(c, previous, focus):
+            if previous is not None and _leans_on(c, previous, focus, top):
                 quoted.setdefault((c.chunk_rank, previous.start), previous)
             quoted.setdefault((c.chunk_rank, c.start), c)
-            if following is not None and _continues(c, following):
-                quoted.setdefault((c.chunk_rank, following.start), following)
         return [
             DraftClaim(
                 claim_text=_one_line(c.text),
@@ -230,24 +233,19 @@ def _sentences(chunks: list[SourceChunk]) -> list[tuple[int, int, int, int, str]
     return found
 
 
-def _leans_on(sentence: _Candidate, previous: _Candidate, focus: str) -> bool:
+def _leans_on(sentence: _Candidate, previous: _Candidate, focus: str, top: float) -> bool:
     """Whether `sentence` needs `previous` to be understood: it opens on a pronoun, or it
-    says what follows from the rule that `previous` states (the question's own words)."""
+    says what follows from the rule that `previous` states, `previous` being the sentence
+    most relevant to the question (relevance `top`) on a what-happens or may-I question."""
     if is_table_row(sentence.text) or is_table_row(previous.text):
         return False
     if _ANAPHOR.match(sentence.text):
         return True
-    if focus in ("consequence", "permission") and previous.score > sentence.score:
-        return True
-    return previous.choice >= _NEIGHBOUR_SHARE * sentence.choice
+    return focus in ("consequence", "permission") and previous.score >= top > sentence.score
 
 
-def _continues(sentence: _Candidate, following: _Candidate) -> bool:
-    """Whether the next sentence is nearly as likely to hold the answer: the two are quoted
-    together (an answer often runs over two sentences)."""
-    if is_table_row(sentence.text) or is_table_row(following.text):
-        return False
-    return following.choice >= _NEIGHBOUR_SHARE * sentence.choice
+def _rank(candidate: _Candidate) -> float:
+    return candidate.score + _CHOICE_WEIGHT * candidate.choice
 
 
 def _unique(chosen: list[_Candidate], embedder: Embedder) -> list[_Candidate]:
