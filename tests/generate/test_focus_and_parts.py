@@ -6,6 +6,7 @@ import pytest
 
 from ragcite.generate.focus import focus_match, question_focus
 from ragcite.generate.missing_parts import not_in_documents
+from ragcite.generate.sentence_choice import row_fit
 
 
 @pytest.mark.parametrize(
@@ -71,3 +72,16 @@ def test_missing_parts_are_said_as_indirect_questions() -> None:
         "The documents do not say whether the region can be changed later.",
         "The documents do not say who approves purchases over $10,000.",
     ]
+
+
+def test_a_rows_label_fits_the_amount_the_question_names() -> None:
+    rows = [
+        "Up to $1,000 — Approver: Budget holder",
+        "$1,001 to $10,000 — Approver: Department head",
+        "$10,001 to $50,000 — Approver: Finance Director",
+        "Over $50,000 — Approver: Chief Financial Officer and CEO",
+    ]
+    assert [row_fit(r, "Who approves a purchase of $25,000?") for r in rows] == [0, 0, 1, 0]
+    assert [row_fit(r, "Who approves a $600 laptop?") for r in rows] == [1, 0, 0, 0]
+    # The question says the last row's label: that beats the range that merely holds 50,000.
+    assert [row_fit(r, "Who approves purchases over $50,000?") for r in rows] == [0, 0, 1, 2]

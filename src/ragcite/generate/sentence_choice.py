@@ -16,6 +16,7 @@ paragraph) turns them into the probability that it holds the answer. NumPy only 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -79,6 +80,38 @@ def focused_row(row: str, question: str) -> str:
     query = stems(question)
     named = [c for c in cells.split(CELL_SEPARATOR) if query & stems(c.partition(":")[0])]
     return label + LABEL_SEPARATOR + CELL_SEPARATOR.join(named) if named else row
+
+
+_AMOUNT = re.compile(r"\d[\d,]*(?:\.\d+)?")
+_BELOW = re.compile(r"^\W*(?:up\s+to|under|less\s+than|below|at\s+most)\b", re.IGNORECASE)
+_ABOVE = re.compile(r"^\W*(?:over|above|more\s+than|from|at\s+least)\b", re.IGNORECASE)
+
+
+def _amounts(text: str) -> list[float]:
+    return [float(m.group().replace(",", "")) for m in _AMOUNT.finditer(text)]
+
+
+def row_fit(row: str, question: str) -> int:
+    """How well a table row's label fits the question: 2 when the question says the label
+    ("purchases over $50,000"), 1 when a number in the question falls in the label's range
+    ("$25,000" in "$10,001 to $50,000"), else 0.
+
+    >>> row_fit("$10,001 to $50,000 — Approver: Finance Director", "Who approves $25,000?")
+    1
+    """
+    label = " ".join(row.partition(LABEL_SEPARATOR)[0].lower().split())
+    if label and label in " ".join(question.lower().split()):
+        return 2
+    asked, bounds = _amounts(question), _amounts(label)
+    if not asked or not bounds:
+        return 0
+    if _BELOW.match(label):
+        return int(any(n <= bounds[0] for n in asked))
+    if _ABOVE.match(label):
+        return int(any(n > bounds[0] for n in asked))
+    if len(bounds) == 2:
+        return int(any(bounds[0] <= n <= bounds[1] for n in asked))
+    return 0
 
 
 def choice_features(question: str, window: Sequence[WindowSentence]) -> Matrix:
