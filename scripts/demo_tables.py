@@ -60,8 +60,8 @@ RETENTION_PAGES: list[list[tuple[str, object]]] = [
         (
             "p",
             "This schedule sets how long Northwind Analytics keeps business records that are "
-            "not customer data. Customer data follows the Data Retention Policy. At the end of "
-            "its retention period a record is deleted or shredded within 30 days.",
+            "not customer data. Customer data follows the Data Retention Policy. Each record "
+            "owner reviews their records against this schedule once a year.",
         ),
         ("h1", "1. Finance records"),
         (
