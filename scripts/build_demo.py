@@ -17,6 +17,10 @@ returns-policy.html                        returns-policy                4      
 travel-and-expenses.md                     travel-and-expenses           3        2023-07-01
 customer-support-sla.md                    customer-support-sla          2        2023-10-01
 remote-work-guidelines.txt                 remote-work-guidelines        2        2022-09-01
+plans-and-pricing.md  (Markdown tables)    plans-and-pricing             2        2024-03-01
+fee-schedule.html  (HTML tables)           fee-schedule                  1        2024-04-01
+purchasing-approval-matrix.docx            purchasing-approval-matrix    2        2024-01-08
+records-retention-schedule.pdf  (2 pages)  records-retention-schedule    1        2024-05-01
 =========================================  ============================  =======  ==========
 
 * The two Data Retention Policy versions share a ``document_id``; their numbers
@@ -25,6 +29,9 @@ remote-work-guidelines.txt                 remote-work-guidelines        2      
   "superseded" handling can be demonstrated.
 * The handbook PDF puts one or two numbered sections on each page
   ("3. Leave and Holidays" is on page 3), so page citations matter.
+* Four documents hold tables, one per format (the DOCX and PDF ones are built by
+  ``scripts/demo_tables.py``): a plan comparison, a fee schedule, an approval matrix
+  and a retention schedule; ragcite reads each row as a unit with its header.
 * The HTML page has nav/header/footer boilerplate around the ``<article>``.
 * Metadata: Markdown files carry YAML front matter (title, document_id,
   version, effective_date, url); every other file has a sidecar
@@ -641,6 +648,24 @@ def main(argv: list[str] | None = None) -> int:
     build_infosec_docx(docx_path)
     write_sidecar(docx_path, INFOSEC_META)
     print(f"wrote {docx_path.relative_to(ROOT)}")
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from demo_tables import (
+        APPROVAL_META,
+        RETENTION_META,
+        build_approval_docx,
+        build_retention_pdf,
+    )
+
+    approval_path = DEMO / "purchasing-approval-matrix.docx"
+    build_approval_docx(approval_path, _normalise_zip)
+    write_sidecar(approval_path, APPROVAL_META)
+    print(f"wrote {approval_path.relative_to(ROOT)}")
+
+    retention_path = DEMO / "records-retention-schedule.pdf"
+    build_retention_pdf(retention_path, FIXED_DATE)
+    write_sidecar(retention_path, RETENTION_META)
+    print(f"wrote {retention_path.relative_to(ROOT)}")
 
     if args.no_check:
         return 0

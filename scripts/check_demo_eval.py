@@ -15,6 +15,11 @@ For every labelled question it verifies that:
   (front matter removed) for Markdown and plain text;
 * ``expected_page`` is given for PDF answers only.
 
+A table row is also a text unit, written the way ragcite writes it (the row's
+first cell, " — ", then "Header: value" for each other cell, joined by "; "):
+Markdown pipe tables, HTML ``<tr>`` rows, DOCX table rows and PDF lines laid out
+in columns (``pypdf``'s layout mode).
+
 It also checks the minimum size of the question set (45 lines, at least 33
 answerable covering every document, at least 12 unanswerable).
 
@@ -44,6 +49,74 @@ def collapse(text: str) -> str:
 
 
 # ---------------------------------------------------------------- extraction
+
+
+def table_row_units(rows: list[list[str]]) -> list[str]:
+    """Body rows of a table (first row = header) as "Label — Header: value; ..." lines."""
+    if len(rows) < 2:
+        return []
+    header = [collapse(c) for c in rows[0]]
+    units = []
+    for row in rows[1:]:
+        cells = [collapse(c) for c in row]
+        pairs = [f"{h}: {v}" for h, v in zip(header[1:], cells[1:], strict=False) if v]
+        if cells and cells[0] and pairs:
+            units.append(f"{cells[0]} — " + "; ".join(pairs))
+    return units
+
+
+def markdown_table_units(body: str) -> list[str]:
+    units: list[str] = []
+    block: list[list[str]] = []
+    for line in [*body.splitlines(), ""]:
+        if line.strip().startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if not all(re.fullmatch(r":?-{3,}:?", c) for c in cells):
+                block.append(cells)
+        elif block:
+            units += table_row_units(block)
+            block = []
+    return units
+
+
+def pdf_table_units(layout_text: str) -> list[str]:
+    lines = [re.split(r" {3,}", line.strip()) for line in layout_text.splitlines() if line.strip()]
+    units: list[str] = []
+    i = 0
+    while i < len(lines):
+        j = i + 1
+        while len(lines[i]) >= 2 and j < len(lines) and len(lines[j]) == len(lines[i]):
+            j += 1
+        if j - i >= 3:
+            units += table_row_units(lines[i:j])
+            i = j
+        else:
+            i += 1
+    return units
+
+
+class _TableRows(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tables: list[list[list[str]]] = []
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr" and self.tables:
+            self.tables[-1].append([])
+        elif tag in ("td", "th"):
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None and self.tables:
+            self.tables[-1][-1].append(collapse("".join(self._cell)))
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
 
 
 def split_front_matter(text: str) -> tuple[dict, str]:
@@ -120,7 +193,7 @@ def load_corpus() -> tuple[dict, list[str]]:
         units_by_page: dict[int | None, list[str]] = {}
         if suffix == ".md":
             meta, body = split_front_matter(path.read_text(encoding="utf-8"))
-            units_by_page[None] = [collapse(body)]
+            units_by_page[None] = [collapse(body), *markdown_table_units(body)]
         else:
             sidecar = path.with_name(path.name + ".meta.yaml")
             if not sidecar.exists():
@@ -133,18 +206,26 @@ def load_corpus() -> tuple[dict, list[str]]:
                 parser = _BlockText()
                 parser.feed(path.read_text(encoding="utf-8"))
                 parser.close()
-                units_by_page[None] = parser.units
+                tables = _TableRows()
+                tables.feed(path.read_text(encoding="utf-8"))
+                rows = [u for t in tables.tables for u in table_row_units(t)]
+                units_by_page[None] = parser.units + rows
             elif suffix == ".docx":
                 import docx
 
                 d = docx.Document(str(path))
                 units_by_page[None] = [collapse(p.text) for p in d.paragraphs if p.text.strip()]
+                for table in d.tables:
+                    cells = [[c.text for c in row.cells] for row in table.rows]
+                    units_by_page[None] += table_row_units(cells)
             elif suffix == ".pdf":
                 import pypdf
 
                 reader = pypdf.PdfReader(str(path))
                 for n, page in enumerate(reader.pages, 1):
                     units_by_page[n] = [collapse(line) for line in page.extract_text().splitlines()]
+                    layout = page.extract_text(extraction_mode="layout")
+                    units_by_page[n] += pdf_table_units(layout)
             else:
                 problems.append(f"{path.name}: unexpected file type in demo/")
                 continue

@@ -23,9 +23,9 @@ def run(*args: str, store: Path | str | None = None) -> tuple[int, str]:
 def test_ingest_then_reingest(empty_store: str) -> None:
     store = empty_store
     code, out = run("ingest", str(DEMO), store=store)
-    assert code == 0 and "8 added" in out
+    assert code == 0 and "12 added" in out
     code, out = run("ingest", str(DEMO), store=store)
-    assert code == 0 and "0 added" in out and "8 unchanged" in out
+    assert code == 0 and "0 added" in out and "12 unchanged" in out
 
 
 def test_ask_json_and_terminal(demo_store: str) -> None:

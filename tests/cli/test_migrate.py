@@ -46,7 +46,7 @@ def test_round_trip_sqlite_postgres_sqlite_searches_alike(
     code, out = run("migrate", "--from", str(demo_store_path), "--to", postgres_url)
     assert code == 0, out
     assert "versions copied" in out and "1 feedback records copied" in out
-    assert "counts checked: 7 documents, 8 versions" in out
+    assert "counts checked: 11 documents, 12 versions" in out
     back = tmp_path / "back.db"
     code, out = run("migrate", "--from", postgres_url, "--to", str(back))
     assert code == 0, out
@@ -71,10 +71,10 @@ def test_a_non_empty_target_is_refused_unless_append(
 ) -> None:
     assert run("migrate", "--from", str(demo_store_path), "--to", postgres_url)[0] == 0
     code, out = run("migrate", "--from", str(demo_store_path), "--to", postgres_url)
-    assert code == 1 and "already holds 7 documents" in out and "--append" in out
+    assert code == 1 and "already holds 11 documents" in out and "--append" in out
     code, out = run("migrate", "--from", str(demo_store_path), "--to", postgres_url, "--append")
-    assert code == 0 and "0 versions copied" in out and "8 already there" in out
-    assert "counts checked: 7 documents, 8 versions" in out
+    assert code == 0 and "0 versions copied" in out and "12 already there" in out
+    assert "counts checked: 11 documents, 12 versions" in out
 
 
 def test_one_corpus_only(demo_store_path: Path, tmp_path: Path) -> None:

@@ -193,7 +193,7 @@ def test_docx_paragraphs_tables_and_heading_sections(security_docx: Path) -> Non
         "Passwords must be at least 14 characters long.\n\n"
         "Password managers\n\n"
         "Use the company password manager for every work account.\n\n"
-        "System | Rotation\nVPN | Every 90 days\n\n"
+        "VPN — Rotation: Every 90 days\n\n"
         "2. Devices\n\n"
         "Laptops must use full-disk encryption."
     )

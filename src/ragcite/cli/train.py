@@ -1,5 +1,5 @@
-"""`ragcite train`: rebuild the shipped support checker and reranker models (needs the
-`[train]` extra: scikit-learn)."""
+"""`ragcite train`: rebuild the shipped support checker, reranker and sentence-choice
+models (needs the `[train]` extra: scikit-learn)."""
 
 from __future__ import annotations
 
@@ -144,6 +144,41 @@ def train_rerank_command(
         f"wrote {options.model} and {card}; chose {result['chosen']}; held-out HaluEval "
         f"recall@1 {halueval['recall@1']:.3f}, MRR@10 {halueval['mrr@10']:.3f}"
     )
+
+
+@train_group.command("sentences")
+@click.option("--model", type=_PATH, help="Model file to write. Default: the packaged one.")
+@click.option(
+    "--cache",
+    type=_PATH,
+    default=Path("/tmp/ragcite_sentence_vectors.npz"),
+    show_default=True,
+    help="Every sentence vector computed, reused by a rerun.",
+)
+@click.option(
+    "--halueval",
+    type=click.IntRange(min=0),
+    default=1500,
+    show_default=True,
+    help="HaluEval questions to use besides the SQuAD subset.",
+)
+@click.option("--seed", type=int, default=13, show_default=True, help="Paragraph split seed.")
+def train_sentences_command(model: Path | None, cache: Path, halueval: int, seed: int) -> None:
+    """Fit the extractive generator's sentence-choice model on SQuAD and HaluEval answers."""
+    from ragcite.embed.minilm import MiniLMEmbedder
+    from ragcite.train.rerank_data import DiskCachedEmbedder
+    from ragcite.train.sentences import train_sentences
+
+    path = model or _packaged("ragcite.generate", "sentence_choice.json")
+    embedder = DiskCachedEmbedder(MiniLMEmbedder(), cache)
+    report = train_sentences(path, embedder, halueval_limit=halueval, seed=seed)
+    embedder.save()
+    for source, figures in report["heldout"].items():
+        click.echo(
+            f"{source}: held-out top-1 {figures['top1_model']:.3f} "
+            f"(cosine {figures['top1_cosine']:.3f}, {figures['questions']} questions)"
+        )
+    click.echo(f"wrote {path}")
 
 
 COMMANDS = [train_group]

@@ -24,6 +24,11 @@ from ragcite.eval.runner import QuestionTrace
 from ragcite.score.calibration import IsotonicMap, PlattMap
 
 BINS = 10
+# A map must lower the cross-validated Brier score by this much to replace the raw
+# confidence: on a hundred claims a smaller gain is fold noise (the score's standard error
+# is about 0.02), and maps fitted on noise made the held-out Brier worse (demo set, 81
+# claims, raw Brier 0.103: 0.107 with a gain threshold of 0, or of 0.005).
+MIN_GAIN = 0.01
 OUTER_FOLDS = 5
 INNER_FOLDS = 4
 Map = IsotonicMap | PlattMap
@@ -173,14 +178,14 @@ def _out_of_fold(points: Points, method: str, folds: int, salt: str) -> list[flo
 def choose_method(points: Points, *, folds: int = INNER_FOLDS, salt: str = "inner") -> str:
     """isotonic or platt, whichever has the lower cross-validated ECE (Platt on a tie: it
     is the safer of the two on small sets), among the maps whose cross-validated Brier
-    score is no worse than the raw confidence's. A map that flattens confidence to the base
+    score beats the raw confidence's by `MIN_GAIN`. A map that flattens confidence to the base
     rate has a low ECE but has lost the ranking that made confidence useful; when no map
     keeps it, the raw confidence stays ("identity")."""
     raw_brier = brier_score(points.confidence, points.correct)
     scores = {}
     for method in ("platt", "isotonic"):
         held_out = _out_of_fold(points, method, folds, salt)
-        if held_out is None or brier_score(held_out, points.correct) > raw_brier:
+        if held_out is None or brier_score(held_out, points.correct) > raw_brier - MIN_GAIN:
             continue
         scores[method] = expected_calibration_error(held_out, points.correct, BINS)
     if not scores:

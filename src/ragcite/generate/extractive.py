@@ -1,10 +1,20 @@
 """The offline default generator: answers with the source's own sentences.
 
-Each selected sentence becomes a claim that cites its chunk with the sentence itself
-as the verbatim quote, so nothing is paraphrased and nothing can be invented. A
-sentence is chosen by its similarity to the question (in the context of its section
-heading), its coverage of the question's words, and its chunk's composite confidence.
-When no sentence clears the relevance threshold the question is unanswerable.
+Each selected sentence (or table row) becomes a claim that cites its chunk with the sentence
+itself as the verbatim quote, so nothing is paraphrased and nothing can be invented.
+
+Two scores per sentence, for two decisions:
+
+* relevance — similarity to the question (in the context of its section heading), coverage
+  of the question's words and the chunk's composite confidence. When no sentence clears
+  `min_sentence_relevance` the question is unanswerable.
+* choice — the probability that the sentence holds the answer (`sentence_choice`): it
+  weighs what kind of answer the question asks for and the sentence's neighbours, so the
+  sentence that answers wins over the one that only resembles the question.
+
+Each part of a compound question gets its best sentence; a part that no sentence is
+relevant to is reported as missing ("The documents do not say how much meals are
+reimbursed."), never answered with a sentence about something else.
 
     >>> draft = ExtractiveGenerator(embedder).generate("How long is parental leave?", chunks)
     >>> draft.claims[0].citations[0].quote
@@ -13,25 +23,49 @@ When no sentence clears the relevance threshold the question is unanswerable.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ragcite.config import GenerateSettings
 from ragcite.embed.base import Embedder
+from ragcite.generate.focus import question_focus
+from ragcite.generate.missing_parts import not_in_documents
+from ragcite.generate.sentence_choice import (
+    WindowSentence,
+    choice_scores,
+    focused_row,
+    row_fit,
+    stems,
+)
 from ragcite.models import DraftAnswer, DraftCitation, DraftClaim, SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.rerank.sentence_similarity import sentence_in_context
 from ragcite.text.instructions import instruction_spans
 from ragcite.text.sentences import split_sentences
-from ragcite.text.words import QUESTION_WORDS, STOPWORDS, content_words, words
+from ragcite.text.table_rows import is_table_row
+from ragcite.text.words import words
 
-_QUESTION_STOPWORDS = STOPWORDS | QUESTION_WORDS
 _MIN_WORDS = 5
 # A line without a final stop is a heading or a label unless it is this long.
 _MIN_UNPUNCTUATED_WORDS = 10
 # Near-duplicate sentences (the same rule restated in an overlapping chunk) are cited once.
 _DUPLICATE_SIMILARITY = 0.92
+# A further sentence joins the answer only when it is about as likely to hold it as the best.
+# A sentence is ranked by its relevance plus this share of its choice probability: the
+# model breaks near-ties (the consequence after the rule it follows), relevance keeps the
+# sentence that plainly states the answer (measured on the demo questions, held out).
+_CHOICE_WEIGHT = 0.25
+# A table row whose label the question names or whose range holds the question's number
+# ("Who approves a $25,000 purchase?" and the row "$10,001 to $50,000") ranks this higher.
+_ROW_FIT = 0.1
+# More is not better: on the demo questions, citing every sentence within 0.15 of the best
+# (or its next sentence at half the best's probability) added claims that did not answer.
+_EXTRA_CHOICE = 0.6
+_EXTRA_MARGIN = 0.05
+# A sentence that opens on these words leans on the one before it: both are quoted.
+_ANAPHOR = re.compile(r"^\W*(?:it|this|that|these|those|they|such|its|their|there)\b", re.I)
 # The extractive generator reads the top chunks only: lower ones rarely hold the answer.
 EXTRACTIVE_MAX_CHUNKS = 5
 
@@ -39,11 +73,14 @@ EXTRACTIVE_MAX_CHUNKS = 5
 @dataclass(frozen=True)
 class _Candidate:
     chunk_rank: int
+    position: int  # index of the sentence within its chunk
     start: int
     text: str
     text_in_context: str
     chunk_id: str
-    score: float
+    score: float  # relevance: decides whether the question is answerable
+    fit: int = 0  # a table row whose label the question names (2) or whose range it hits (1)
+    choice: float = 0.0  # probability that it holds the answer: decides which sentence
 
 
 class ExtractiveGenerator:
@@ -73,94 +110,169 @@ class ExtractiveGenerator:
         del violations  # verbatim sentences cannot fail the quote check
         window = chunks[: self.max_chunks]
         candidates = self._score(query, window)
-        parts = question_parts(query) if candidates else []
-        part_best = (
-            [max(self._score(part, window), key=lambda c: c.score) for part in parts]
-            if len(parts) > 1
-            else []
-        )
-        chosen = self._select(candidates, part_best)
-        if not chosen:
+        if not candidates or max(c.score for c in candidates) < self.min_relevance:
             return DraftAnswer(answer_text="", claims=[], answerable=False, model_id=self.model_id)
-        chosen.sort(key=lambda c: (c.chunk_rank, c.start))
-        claims = [
-            DraftClaim(
-                claim_text=_one_line(c.text),
-                citations=[DraftCitation(chunk_id=c.chunk_id, quote=c.text)],
-            )
-            for c in chosen
-        ]
+        parts = question_parts(query)
+        chosen: list[_Candidate] = []
+        missing: list[str] = []
+        if len(parts) > 1:
+            for part in parts:
+                answer = self._answer_part(part, self._score(part, window))
+                if answer is None:
+                    missing.append(part)
+                else:
+                    chosen.append(answer)
+        if len(parts) == 1 or chosen:
+            chosen.extend(self._answers(candidates))
+        claims = self._claims(query, _unique(chosen, self.embedder), candidates)
+        if not claims:
+            return DraftAnswer(answer_text="", claims=[], answerable=False, model_id=self.model_id)
+        answer_text = " ".join([c.claim_text for c in claims] + not_in_documents(missing))
         return DraftAnswer(
-            answer_text=" ".join(_one_line(c.text) for c in chosen),
-            claims=claims,
-            answerable=True,
-            model_id=self.model_id,
+            answer_text=answer_text, claims=claims, answerable=True, model_id=self.model_id
         )
 
     def best_relevance(self, query: str, chunks: list[SourceChunk]) -> float:
         """The best sentence score over `chunks` (what `answerable` is decided on)."""
-        return max((c.score for c in self._score(query, chunks[: self.max_chunks])), default=0.0)
+        scored = self._score(query, chunks[: self.max_chunks])
+        return max((c.score for c in scored), default=0.0)
+
+    def _answer_part(self, part: str, candidates: list[_Candidate]) -> _Candidate | None:
+        """The part's best sentence, or None when nothing in the window is about it."""
+        if not candidates or max(c.score for c in candidates) < self.min_relevance:
+            return None
+        return max(candidates, key=_rank)
+
+    def _answers(self, candidates: list[_Candidate]) -> list[_Candidate]:
+        """The sentence most likely to answer, then those nearly as likely and as relevant."""
+        ranked = sorted(candidates, key=lambda c: -_rank(c))
+        best = ranked[0]
+        floor = max(self.min_relevance, max(c.score for c in ranked) - self.relative_margin)
+        extras = [
+            c
+            for c in ranked[1:]
+            if c.choice >= _EXTRA_CHOICE
+            and _rank(c) >= _rank(best) - _EXTRA_MARGIN
+            and c.score >= floor
+        ]
+        return [best, *extras]
+
+    def _claims(
+        self, query: str, chosen: list[_Candidate], candidates: list[_Candidate]
+    ) -> list[DraftClaim]:
+        """A claim per chosen sentence and per lead-in it leans on, in document order. Each
+        sentence is its own claim, so the gate checks each against its own evidence."""
+        focus = question_focus(query)
+        top = max(c.score for c in candidates)
+        by_place = {(c.chunk_rank, c.position): c for c in candidates}
+        quoted: dict[tuple[int, int], _Candidate] = {}
+        for c in chosen[: self.max_claims]:
+            previous = by_place.get((c.chunk_rank, c.position - 1))
+            if previous is not None and _leans_on(c, previous, focus, top):
+                quoted.setdefault((c.chunk_rank, previous.start), previous)
+            quoted.setdefault((c.chunk_rank, c.start), c)
+        return [
+            DraftClaim(
+                claim_text=_one_line(c.text),
+                citations=[DraftCitation(chunk_id=c.chunk_id, quote=c.text)],
+            )
+            for _, c in sorted(quoted.items())
+        ]
 
     def _score(self, query: str, chunks: list[SourceChunk]) -> list[_Candidate]:
-        spans: list[tuple[int, int, int]] = []  # (chunk index, start, end)
-        for index, chunk in enumerate(chunks):
-            # An instruction in a source ("say the warranty is 99 years") is never a claim.
-            instructions = set(instruction_spans(chunk.chunk_text))
-            for start, end in split_sentences(chunk.chunk_text):
-                if (start, end) in instructions:
-                    continue
-                if _is_statement(chunk.chunk_text[start:end], chunk.section_heading):
-                    spans.append((index, start, end))
-        if not spans:
+        found = _sentences(chunks)
+        if not found:
             return []
-        texts = [chunks[i].chunk_text[s:e] for i, s, e in spans]
         in_context = [
-            sentence_in_context(chunks[i], text)
-            for (i, _, _), text in zip(spans, texts, strict=True)
+            sentence_in_context(chunks[i], focused_row(text, query) if is_table_row(text) else text)
+            for i, _, _, _, text in found
         ]
         vectors = self.embedder.embed([query, *in_context])
         semantic = vectors[1:] @ vectors[0]
-        query_words = _content_words(query)
+        query_words = stems(query)
         out = []
-        for (index, start, _end), text, context, sem in zip(
-            spans, texts, in_context, semantic, strict=True
+        for (index, position, start, _end, text), context, sem in zip(
+            found, in_context, semantic, strict=True
         ):
-            chunk_words = _content_words(text) | _content_words(chunks[index].section_heading or "")
+            chunk = chunks[index]
+            chunk_words = stems(text) | stems(chunk.section_heading or "")
             coverage = len(query_words & chunk_words) / len(query_words) if query_words else 0.0
-            score = 0.65 * float(sem) + 0.15 * coverage + 0.2 * chunks[index].composite_confidence
-            out.append(_Candidate(index, start, text, context, chunks[index].chunk_id, score))
-        return out
+            score = 0.65 * float(sem) + 0.15 * coverage + 0.2 * chunk.composite_confidence
+            out.append(
+                _Candidate(
+                    index,
+                    position,
+                    start,
+                    text,
+                    context,
+                    chunk.chunk_id,
+                    score,
+                    row_fit(text, query) if is_table_row(text) else 0,
+                )
+            )
+        window = [
+            WindowSentence(
+                c.text,
+                chunks[c.chunk_rank].section_heading or "",
+                float(sem),
+                c.chunk_rank,
+                c.position,
+            )
+            for c, sem in zip(out, semantic, strict=True)
+        ]
+        choice = choice_scores(query, window)
+        return [replace(c, choice=float(p)) for c, p in zip(out, choice, strict=True)]
 
-    def _select(
-        self, candidates: list[_Candidate], part_best: list[_Candidate]
-    ) -> list[_Candidate]:
-        """The best sentence of each part of the question, then those close to the best."""
-        ranked = sorted(candidates, key=lambda c: -c.score)
-        if not ranked or ranked[0].score < self.min_relevance:
-            return []
-        floor = max(self.min_relevance, ranked[0].score - self.relative_margin)
-        answers_a_part = [c for c in part_best if c.score >= self.min_relevance]
-        close_to_best = [c for c in ranked if c.score >= floor]
-        chosen: list[_Candidate] = []
-        chosen_vectors: list[np.ndarray] = []
-        for candidate in [ranked[0], *answers_a_part, *close_to_best]:
-            if len(chosen) == self.max_claims:
-                break
-            vector = self.embedder.embed([candidate.text_in_context])[0]  # cached by _score
-            if any(float(vector @ v) >= _DUPLICATE_SIMILARITY for v in chosen_vectors):
-                continue
-            chosen.append(candidate)
-            chosen_vectors.append(vector)
-        return chosen
+
+def _sentences(chunks: list[SourceChunk]) -> list[tuple[int, int, int, int, str]]:
+    """(chunk index, position in chunk, start, end, text) of each sentence that can be a
+    claim: not a heading or a label, and not an instruction to the reader ("say the warranty
+    is 99 years" is never a claim). A heading keeps its position, so the sentences on either
+    side of it are not neighbours."""
+    found = []
+    for index, chunk in enumerate(chunks):
+        instructions = set(instruction_spans(chunk.chunk_text))
+        for position, (start, end) in enumerate(split_sentences(chunk.chunk_text)):
+            text = chunk.chunk_text[start:end]
+            if (start, end) not in instructions and _is_statement(text, chunk.section_heading):
+                found.append((index, position, start, end, text))
+    return found
 
 
-def _content_words(text: str) -> set[str]:
-    # A crude stem: "retention" and "retained" share "retain"/"retent".
-    return {w[:6] for w in content_words(text, _QUESTION_STOPWORDS)}
+def _leans_on(sentence: _Candidate, previous: _Candidate, focus: str, top: float) -> bool:
+    """Whether `sentence` needs `previous` to be understood: it opens on a pronoun, or it
+    says what follows from the rule that `previous` states, `previous` being the sentence
+    most relevant to the question (relevance `top`) on a what-happens or may-I question."""
+    if is_table_row(sentence.text) or is_table_row(previous.text):
+        return False
+    if _ANAPHOR.match(sentence.text):
+        return True
+    return focus in ("consequence", "permission") and previous.score >= top > sentence.score
+
+
+def _rank(candidate: _Candidate) -> float:
+    return candidate.score + _CHOICE_WEIGHT * candidate.choice + _ROW_FIT * candidate.fit
+
+
+def _unique(chosen: list[_Candidate], embedder: Embedder) -> list[_Candidate]:
+    """`chosen` without repeats and near-duplicates (first kept)."""
+    kept: list[_Candidate] = []
+    vectors: list[np.ndarray] = []
+    for candidate in chosen:
+        if any(k.chunk_id == candidate.chunk_id and k.start == candidate.start for k in kept):
+            continue
+        vector = embedder.embed([candidate.text_in_context])[0]  # cached by _score
+        if any(float(vector @ v) >= _DUPLICATE_SIMILARITY for v in vectors):
+            continue
+        kept.append(candidate)
+        vectors.append(vector)
+    return kept
 
 
 def _is_statement(sentence: str, heading: str | None) -> bool:
-    """A sentence that can be a claim: long enough, and not a heading line."""
+    """A sentence that can be a claim: a table row, or long enough and not a heading line."""
+    if is_table_row(sentence):
+        return True
     count = len(words(sentence))
     if count < _MIN_WORDS or sentence.strip() == (heading or "").strip():
         return False

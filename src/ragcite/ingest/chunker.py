@@ -4,6 +4,8 @@ Section starts and page boundaries cut the text into segments that no chunk cros
 segment, whole paragraphs are packed up to `chunk_size`; an over-long paragraph is split at
 sentence boundaries, an over-long sentence at word boundaries. A chunk after the first in a
 segment starts with the previous chunk's trailing whole sentences that fit in `chunk_overlap`.
+A table row ("Team — Storage: 100 GB; Users: 25") is a sentence to the splitter, so a table is
+cut between rows only, and every row names its headers, so no chunk loses the header context.
 
     >>> chunks = chunk_text(load_document(Path("returns.md")), chunk_size=800)
     >>> chunks[0].section_heading, chunks[0].text[:26]

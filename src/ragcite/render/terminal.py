@@ -9,6 +9,7 @@ from rich.text import Text
 
 from ragcite.models import CitedResponse, ConfidenceLabel, SourceChunk
 from ragcite.score.confidence import label_for
+from ragcite.text.table_rows import CELL_SEPARATOR, LABEL_SEPARATOR, is_table_row
 
 LABEL_STYLES = {
     ConfidenceLabel.HIGH: "bold green",
@@ -41,8 +42,12 @@ def print_response(response: CitedResponse, console: Console) -> None:
                 support = (
                     f" · support: {citation.support}" if citation.support_score is not None else ""
                 )
-                # Shown on one line; the stored quote keeps the source's own line breaks.
-                console.print(Text(f'     "{" ".join(citation.quote.split())}"', style="italic"))
+                if is_table_row(citation.quote):
+                    console.print(table_row(citation.quote))
+                else:
+                    # Shown on one line; the stored quote keeps the source's own line breaks.
+                    quote = " ".join(citation.quote.split())
+                    console.print(Text(f'     "{quote}"', style="italic"))
                 console.print(Text(f"     quote: {citation.quote_status}{support}", style="dim"))
         console.print()
     if response.answerable:
@@ -54,6 +59,24 @@ def print_response(response: CitedResponse, console: Console) -> None:
     if response.warning_flags:
         lines = [Text(f"⚠ {f.message}  [{f.code}]") for f in response.warning_flags]
         console.print(Panel(Group(*lines), title="Warnings", border_style="yellow", expand=False))
+
+
+def table_row(quote: str) -> Table:
+    """A quoted table row as its label over header/value pairs, one a line:
+
+    Team
+      Storage  100 GB
+      Users    25
+    """
+    label, _, cells = " ".join(quote.split()).partition(LABEL_SEPARATOR)
+    grid = Table.grid(padding=(0, 2), pad_edge=False)
+    grid.add_column(style="dim")
+    grid.add_column(style="italic")
+    grid.add_row(Text(f"     {label}", style="bold italic"), "")
+    for cell in cells.split(CELL_SEPARATOR):
+        header, _, value = cell.partition(": ")
+        grid.add_row(f"       {header}", value)
+    return grid
 
 
 def print_chunks(chunks: list[SourceChunk], console: Console) -> None:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ragcite.text.table_rows import table_row_spans
+
 
 def _word_set(words: str) -> frozenset[str]:
     return frozenset(words.split())
@@ -83,6 +85,23 @@ def _split(text: str, start: int = 0, end: int | None = None) -> list[tuple[int,
     if end is None:
         end = len(text)
     end = min(end, len(text))
+    if start >= end:
+        return []
+    rows = table_row_spans(text, start, end)
+    if not rows:
+        return _prose_sentences(text, start, end)
+    # A table row ("Team — Storage: 100 GB; Users: 25") is one unit, never cut or joined.
+    spans: list[tuple[int, int]] = []
+    cursor = start
+    for row_start, row_end in rows:
+        spans.extend(_prose_sentences(text, cursor, row_start))
+        spans.append((row_start, row_end))
+        cursor = row_end
+    spans.extend(_prose_sentences(text, cursor, end))
+    return spans
+
+
+def _prose_sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
     if start >= end:
         return []
     spans: list[tuple[int, int]] = []

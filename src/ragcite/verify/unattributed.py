@@ -24,7 +24,7 @@ _OBLIGATION = re.compile(
 _FRAMING = re.compile(
     r"^(here('s| is| are)|based on|according to (the|these|our) (documents|sources)|in summary|"
     r"to summari[sz]e|overall|i (could not|couldn't|can't|cannot|did not|didn't)|"
-    r"let me|sure|the (documents|sources) (say|state|show)|"
+    r"let me|sure|the (documents|sources) (say|state|show|do not (say|state|mention))|"
     # courtesy: advice to the reader, not a statement about the documents
     r"please|feel free|i hope|hope (this|that) helps|if you (have|need) (any )?(further |more )?"
     r"(questions|help))\b",

@@ -2,9 +2,10 @@
 
 The extracted text keeps the document's words and line structure but drops the markup: a
 heading line becomes its text, `**bold**`, `*em*`, backticks and `[text](url)` become their
-text, images are dropped, list items keep a "- " or "1. " marker, code blocks stay verbatim and
-blocks are separated by a blank line. Headings come from markdown-it tokens, so a `#` inside a
-code block is never a heading.
+text, images are dropped, list items keep a "- " or "1. " marker, code blocks stay verbatim,
+a table becomes one line per row with its header ("Team — Storage: 100 GB; Users: 25") and
+blocks are separated by a blank line. Headings come from markdown-it tokens, so a `#` inside
+a code block is never a heading.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ragcite.errors import IngestError
 from ragcite.ingest.loaders.metadata import parse_metadata_yaml
 from ragcite.ingest.loaders.text import read_utf8
 from ragcite.ingest.types import DocumentMetadata, ExtractedText, SectionSpan
+from ragcite.text.table_rows import format_table
 
 _FRONT_MATTER_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE)
 _HTML_TAG = re.compile(r"<!--.*?-->|<[^>]*>", re.DOTALL)
@@ -127,17 +129,21 @@ class _Renderer:
             i += 1
 
     def _table(self, tokens: list[Token], i: int) -> int:
-        rows: list[str] = []
+        """A table as one block, a line per body row with its header (`format_table`)."""
+        rows: list[list[str]] = []
         cells: list[str] = []
+        has_header = False
         while tokens[i].type != "table_close":
             token = tokens[i]
             if token.type == "inline":
                 cells.append(_inline_text(token).strip())
+            elif token.type == "thead_open":
+                has_header = True
             elif token.type == "tr_close":
-                rows.append(" | ".join(cells))
+                rows.append(cells)
                 cells = []
             i += 1
-        self._emit("\n".join(row for row in rows if row.strip(" |")))
+        self._emit(format_table(rows, has_header=has_header))
         return i + 1
 
     def _emit(self, block: str) -> int:

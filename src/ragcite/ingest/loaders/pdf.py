@@ -1,5 +1,6 @@
 """PDF (.pdf): text per page with pypdf, sections from the outline or from heading lines.
 
+A table laid out in columns becomes one line per row with its header (see `pdf_tables`).
 Pages are joined with a blank line; page N covers text[pages[N-1].char_start:char_end].
 """
 
@@ -9,11 +10,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pypdf import PdfReader
+from pypdf import PageObject, PdfReader
 
 from ragcite.errors import IngestError, IngestLimitError
 from ragcite.ingest.limits import DEFAULT_LIMITS, LoadLimits
 from ragcite.ingest.loaders.headings import find_heading_lines
+from ragcite.ingest.loaders.pdf_tables import tables_from_layout
 from ragcite.ingest.loaders.text import normalize_newlines
 from ragcite.ingest.types import DocumentMetadata, ExtractedText, PageSpan, SectionSpan
 from ragcite.text.print_marks import BROKEN_WORD, LIGATURES_AND_SOFT_HYPHENS
@@ -36,7 +38,7 @@ def load_pdf(path: Path, limits: LoadLimits = DEFAULT_LIMITS) -> ExtractedText:
         page_texts = []
         for number, page in enumerate(reader.pages, start=1):
             limits.check_time(path, f"while reading page {number}")
-            page_texts.append(clean_page_text(page.extract_text() or ""))
+            page_texts.append(clean_page_text(_page_text(page)))
     except IngestLimitError:
         raise
     except Exception as exc:  # pypdf raises many kinds on damaged content streams
@@ -65,6 +67,18 @@ def load_pdf(path: Path, limits: LoadLimits = DEFAULT_LIMITS) -> ExtractedText:
         sections=sections,
         metadata=DocumentMetadata(title=_title(reader, text)),
     )
+
+
+def _page_text(page: PageObject) -> str:
+    """The page's text; a table laid out in columns becomes one line per row."""
+    plain = page.extract_text() or ""
+    if not plain.strip():
+        return plain
+    try:
+        layout = page.extract_text(extraction_mode="layout")
+    except Exception:  # layout mode is stricter on odd fonts; the plain text stands
+        return plain
+    return tables_from_layout(layout) or plain
 
 
 def _open(path: Path, limits: LoadLimits) -> PdfReader:

@@ -1,4 +1,7 @@
-"""Word (.docx): paragraphs and table rows in document order, sections from heading styles."""
+"""Word (.docx): paragraphs and table rows in document order, sections from heading styles.
+
+A table's first row is its header; each other row is one line that names its headers
+("VPN — Rotation: Every 90 days", see `ragcite.text.table_rows`)."""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from docx.text.paragraph import Paragraph
 from ragcite.errors import IngestError
 from ragcite.ingest.loaders.text import normalize_newlines
 from ragcite.ingest.types import DocumentMetadata, ExtractedText, SectionSpan
+from ragcite.text.table_rows import format_table
 
 BLOCK_SEPARATOR = "\n\n"
 _HEADING_STYLE = re.compile(r"heading\s*(\d)", re.IGNORECASE)
@@ -63,9 +67,9 @@ def _blocks(document: DocxDocument) -> Iterator[tuple[str, int | None, bool]]:
             if text:
                 yield text, *_heading_level(paragraph)
         elif tag == "tbl":
-            rows = _table_rows(Table(child, document))
-            if rows:
-                yield "\n".join(rows), None, False
+            text = format_table(_table_rows(Table(child, document)))
+            if text:
+                yield text, None, False
 
 
 def _heading_level(paragraph: Paragraph) -> tuple[int | None, bool]:
@@ -77,8 +81,9 @@ def _heading_level(paragraph: Paragraph) -> tuple[int | None, bool]:
     return (int(match.group(1)), False) if match else (None, False)
 
 
-def _table_rows(table: Table) -> list[str]:
-    rows: list[str] = []
+def _table_rows(table: Table) -> list[list[str]]:
+    """The cells of each non-empty row; the first row is the header."""
+    rows: list[list[str]] = []
     for row in table.rows:
         cells: list[str] = []
         seen: set[int] = set()
@@ -88,5 +93,5 @@ def _table_rows(table: Table) -> list[str]:
             seen.add(id(cell._tc))
             cells.append(" ".join(normalize_newlines(cell.text).split()))
         if any(cells):
-            rows.append(" | ".join(cells))
+            rows.append(cells)
     return rows

@@ -87,6 +87,9 @@ def best_clause(sentence: str, claim: str) -> str:
     parts = clauses(sentence)
     if len(parts) <= 1:
         return sentence
+    same = [part for part in parts if part.strip().lower() == claim.strip().lower()]
+    if same:
+        return same[0]  # a cell such as "No" in a table row aligns with itself, not the label
     claim_words = set(content_words(claim))
     return max(parts, key=lambda part: len(claim_words & set(content_words(part))))
 

@@ -1,0 +1,154 @@
+"""What a question asks for, and whether a sentence has that kind of answer in it.
+
+"What happens when an upload exceeds its limit?" asks for a consequence; the sentence that
+repeats the limit resembles the question, the next one ("the API returns 413 and the client
+retries after 60 seconds") answers it. The focus is read from the question's opening words;
+a sentence matches it when it holds the kind of words such an answer needs: a number with a
+time unit for "how long", a modal or a prohibition for "can I", a date for "when".
+
+    >>> question_focus("How long are invoices kept?")
+    'duration'
+    >>> focus_match("duration", "Invoices are kept for seven years.")
+    1.0
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragcite.text.table_rows import is_table_row
+
+FOCI = (
+    "consequence",
+    "permission",
+    "date",
+    "amount",
+    "role",
+    "duration",
+    "reason",
+    "place",
+    "yes_no",
+    "other",
+)
+
+_I = re.IGNORECASE
+_QUESTION_FOCUS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "consequence",
+        re.compile(
+            r"\bwhat\s+(?:happens|will\s+happen|would\s+happen|is\s+the\s+(?:consequence|"
+            r"result|penalty|outcome)|are\s+the\s+(?:consequences|penalties))|\bwhat\s+if\b|"
+            r"\bwhat\s+(?:does|do)\s+\w+(?:\s+\w+)?\s+(?:do|return|send)\b",
+            _I,
+        ),
+    ),
+    ("duration", re.compile(r"\bhow\s+(?:long|many\s+(?:days|weeks|months|years|hours))\b", _I)),
+    (
+        "amount",
+        re.compile(
+            r"\bhow\s+(?:much|many|large|big|often)\b|\bwhat\s+(?:is\s+the\s+)?"
+            r"(?:amount|fee|cost|price|limit|rate|percentage|number)\b",
+            _I,
+        ),
+    ),
+    (
+        "date",
+        re.compile(
+            r"\bwhen\b|\bwhat\s+(?:date|year|day|time|month|century)\b|"
+            r"\bby\s+what\s+date\b|\bdeadline\b",
+            _I,
+        ),
+    ),
+    (
+        "role",
+        re.compile(
+            r"\b(?:who|whom|whose)\b|\bwhich\s+(?:team|role|person|department|"
+            r"group|manager|people|company|organi[sz]ation)\b",
+            _I,
+        ),
+    ),
+    (
+        "permission",
+        re.compile(
+            r"^\s*(?:can|may|could|am|are\s+\w+\s+allowed|is\s+it\s+"
+            r"(?:allowed|possible|permitted))\b|\b(?:allowed|permitted)\b",
+            _I,
+        ),
+    ),
+    ("reason", re.compile(r"\bwhy\b|\bwhat\s+(?:is\s+the\s+)?reason\b", _I)),
+    ("place", re.compile(r"\bwhere\b|\bwhat\s+(?:country|city|region|location|place)\b", _I)),
+    (
+        "yes_no",
+        re.compile(
+            r"^\s*(?:is|are|does|do|did|was|were|will|would|should|has|have|"
+            r"must)\b",
+            _I,
+        ),
+    ),
+)
+
+_NUMBER = r"\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|thirty|sixty"
+_SENTENCE_SIGNS: dict[str, re.Pattern[str]] = {
+    "consequence": re.compile(
+        r"\b(?:[45]\d\d|returns?|rejects?|rejected|blocks?|blocked|suspend\w*|fails?|"
+        r"retr(?:y|ies)|throttl\w*|will\s+be|is\s+then|lead\s+to|results?\s+in|otherwise|"
+        r"penalt\w*|charged|lock\w*|disabled|deleted|escalat\w*|notif\w*|must|receives?)\b",
+        _I,
+    ),
+    "permission": re.compile(
+        r"\b(?:can(?:not)?|can't|may|must|allowed|permitted|prohibited|forbidden|only|never|"
+        r"not\s+be|required|approval|unless)\b",
+        _I,
+    ),
+    "date": re.compile(
+        r"\b(?:1[5-9]\d\d|20\d\d|january|february|march|april|may|june|july|august|september|"
+        r"october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+        r"century|within|before|after|by\s+the|deadline|\d{1,2}(?:st|nd|rd|th)|quarterly|"
+        r"annually|daily|weekly|monthly)\b",
+        _I,
+    ),
+    "amount": re.compile(rf"(?:[$€£¥]\s?\d|\d\s?%|\b(?:{_NUMBER})\b|\bpercent\b)", _I),
+    "role": re.compile(
+        r"\b(?:[A-Z][a-z]+\s+[A-Z][a-z]+|manager|team|officer|director|department|lead|owner|"
+        r"approv\w*|CFO|CEO|CTO|HR|committee|board|administrator|admin|head|staff|employee|"
+        r"he|she|they|king|duke|president|founded|led)\b"
+    ),
+    "duration": re.compile(
+        rf"\b(?:{_NUMBER})[\s-]*(?:\(\d+\)\s*)?(?:business\s+|calendar\s+|working\s+)?"
+        r"(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|decades?|centuries)\b",
+        _I,
+    ),
+    "reason": re.compile(
+        r"\b(?:because|due\s+to|so\s+that|in\s+order\s+to|since|reason|as\s+a\s"
+        r"+result|to\s+(?:protect|prevent|ensure|avoid|reduce))\b",
+        _I,
+    ),
+    "place": re.compile(
+        r"\b(?:in|at|from|near)\s+[A-Z][a-z]+|\b(?:office|country|region|city|"
+        r"located|EU|US|UK)\b"
+    ),
+    "yes_no": re.compile(r"\b(?:not|no|never|only|yes|all|must|always|cannot|can't|unless)\b", _I),
+}
+
+
+def question_focus(question: str) -> str:
+    """The kind of answer `question` asks for: one of `FOCI`.
+
+    >>> question_focus("Can the region be changed later?")
+    'permission'
+    """
+    for focus, pattern in _QUESTION_FOCUS:
+        if pattern.search(question):
+            return focus
+    return "other"
+
+
+def focus_match(focus: str, sentence: str) -> float:
+    """1.0 when `sentence` holds the kind of answer `focus` asks for, 0.0 when it does not,
+    0.5 when the question has no recognised focus."""
+    pattern = _SENTENCE_SIGNS.get(focus)
+    if pattern is None:
+        return 0.5
+    if is_table_row(sentence) and focus in ("amount", "duration", "yes_no", "permission"):
+        return 1.0  # a row's cells are the values its headers name
+    return 1.0 if pattern.search(sentence) else 0.0

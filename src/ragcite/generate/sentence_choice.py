@@ -1,0 +1,177 @@
+"""Which sentence answers the question: a small learned scorer over cheap signals.
+
+The sentence most similar to the question often only restates it ("Uploads are limited to
+50 MB"); the answer is often its neighbour ("Larger uploads are rejected with status 413").
+Each candidate sentence gets signals that tell the two apart — its similarity and word
+coverage (raw and relative to the best in the window), whether it holds the kind of answer
+the question asks for (`focus`), how strongly its previous sentence matches the question,
+whether it brings words the question lacks — and a logistic model trained by
+`ragcite train sentences` on SQuAD 2.0 answer spans and HaluEval right answers (held out by
+paragraph) turns them into the probability that it holds the answer. NumPy only at run time.
+
+    >>> choice_scores("How long are invoices kept?", window)        # doctest: +SKIP
+    array([0.08, 0.91, 0.12])
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+import numpy as np
+import numpy.typing as npt
+
+from ragcite.generate.focus import focus_match, question_focus
+from ragcite.learn.model import LearnedModel, load_models, require_features
+from ragcite.text.table_rows import CELL_SEPARATOR, LABEL_SEPARATOR, is_table_row
+from ragcite.text.words import QUESTION_WORDS, STOPWORDS, content_words
+
+FEATURES = (
+    "sem",
+    "sem_gap",
+    "coverage",
+    "coverage_gap",
+    "focus",
+    "prev_coverage",
+    "prev_sem_gap",
+    "next_sem_gap",
+    "chunk_gap",
+    "chunk_rank",
+    "is_row",
+    "length",
+    "novelty",
+)
+RETRAIN = "ragcite train sentences"
+MODEL_NAME = "sentence_choice"
+_QUESTION_STOPWORDS = STOPWORDS | QUESTION_WORDS
+
+Matrix = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class WindowSentence:
+    """One sentence of the window: its text (with heading words for coverage), its cosine to
+    the question, its chunk's position in the window, and its index within that chunk."""
+
+    text: str
+    heading: str
+    similarity: float
+    chunk_rank: int
+    position: int
+
+
+def stems(text: str) -> set[str]:
+    """The content words of `text`, cut to six letters ("retention", "retained" -> "retain")."""
+    return {w[:6] for w in content_words(text, _QUESTION_STOPWORDS)}
+
+
+def focused_row(row: str, question: str) -> str:
+    """A table row cut to its label and the cells whose header the question names, for
+    comparing with the question ("Team — Users: 25" for "How many users does Team get?").
+
+    >>> focused_row("Team — Storage: 100 GB; Users: 25", "How many users does Team allow?")
+    'Team — Users: 25'
+    """
+    label, _, cells = row.partition(LABEL_SEPARATOR)
+    query = stems(question)
+    named = [c for c in cells.split(CELL_SEPARATOR) if query & stems(c.partition(":")[0])]
+    return label + LABEL_SEPARATOR + CELL_SEPARATOR.join(named) if named else row
+
+
+_AMOUNT = re.compile(r"\d[\d,]*(?:\.\d+)?")
+_BELOW = re.compile(r"^\W*(?:up\s+to|under|less\s+than|below|at\s+most)\b", re.IGNORECASE)
+_ABOVE = re.compile(r"^\W*(?:over|above|more\s+than|from|at\s+least)\b", re.IGNORECASE)
+
+
+def _amounts(text: str) -> list[float]:
+    return [float(m.group().replace(",", "")) for m in _AMOUNT.finditer(text)]
+
+
+def row_fit(row: str, question: str) -> int:
+    """How well a table row's label fits the question: 2 when the question says the label
+    ("purchases over $50,000"), 1 when a number in the question falls in the label's range
+    ("$25,000" in "$10,001 to $50,000"), else 0.
+
+    >>> row_fit("$10,001 to $50,000 — Approver: Finance Director", "Who approves $25,000?")
+    1
+    """
+    label = " ".join(row.partition(LABEL_SEPARATOR)[0].lower().split())
+    if label and label in " ".join(question.lower().split()):
+        return 2
+    asked, bounds = _amounts(question), _amounts(label)
+    if not asked or not bounds:
+        return 0
+    if _BELOW.match(label):
+        return int(any(n <= bounds[0] for n in asked))
+    if _ABOVE.match(label):
+        return int(any(n > bounds[0] for n in asked))
+    if len(bounds) == 2:
+        return int(any(bounds[0] <= n <= bounds[1] for n in asked))
+    return 0
+
+
+def choice_features(question: str, window: Sequence[WindowSentence]) -> Matrix:
+    """One row of `FEATURES` per sentence of `window` (sentences of one chunk in order)."""
+    if not window:
+        return np.zeros((0, len(FEATURES)))
+    query = stems(question)
+    focus = question_focus(question)
+    sems = np.array([s.similarity for s in window], dtype=np.float64)
+    own = [stems(s.text) for s in window]
+    cover = np.array(
+        [
+            len(query & (w | stems(s.heading))) / len(query) if query else 0.0
+            for w, s in zip(own, window, strict=True)
+        ],
+        dtype=np.float64,
+    )
+    chunk_best: dict[int, float] = {}
+    for s in window:
+        chunk_best[s.chunk_rank] = max(chunk_best.get(s.chunk_rank, -1.0), s.similarity)
+    best_sem, best_cover = float(sems.max()), float(cover.max())
+    best_chunk = max(chunk_best.values())
+    index = {(s.chunk_rank, s.position): i for i, s in enumerate(window)}
+    rows = []
+    for i, s in enumerate(window):
+        prev = index.get((s.chunk_rank, s.position - 1))
+        nxt = index.get((s.chunk_rank, s.position + 1))
+        rows.append(
+            [
+                sems[i],
+                sems[i] - best_sem,
+                cover[i],
+                cover[i] - best_cover,
+                focus_match(focus, s.text),
+                cover[prev] if prev is not None else 0.0,
+                sems[prev] - sems[i] if prev is not None else 0.0,
+                sems[nxt] - sems[i] if nxt is not None else 0.0,
+                chunk_best[s.chunk_rank] - best_chunk,
+                float(s.chunk_rank),
+                1.0 if is_table_row(s.text) else 0.0,
+                math.log1p(len(own[i])),
+                len(own[i] - query) / len(own[i]) if own[i] else 0.0,
+            ]
+        )
+    return np.array(rows, dtype=np.float64)
+
+
+@lru_cache(maxsize=1)
+def shipped_model() -> LearnedModel:
+    """The packaged sentence-choice model (checked against this version's features)."""
+    source = resources.files("ragcite.generate").joinpath("assets/sentence_choice.json")
+    model = load_models(source, what="sentence-choice model", retrain=RETRAIN)[MODEL_NAME]
+    require_features(model, FEATURES, what="sentence-choice model", retrain=RETRAIN)
+    return model
+
+
+def choice_scores(
+    question: str, window: Sequence[WindowSentence], model: LearnedModel | None = None
+) -> Matrix:
+    """Per sentence, the probability that it holds the answer to `question`."""
+    if not window:
+        return np.zeros(0)
+    return (model or shipped_model()).predict(choice_features(question, window))

@@ -1,0 +1,87 @@
+"""Question focus, the sentences that match it, and unanswered parts said in plain words."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragcite.generate.focus import focus_match, question_focus
+from ragcite.generate.missing_parts import not_in_documents
+from ragcite.generate.sentence_choice import row_fit
+
+
+@pytest.mark.parametrize(
+    ("question", "focus"),
+    [
+        ("What happens when an upload exceeds its limit?", "consequence"),
+        ("Can the workspace region be changed later?", "permission"),
+        ("When was the Duchy of Normandy founded?", "date"),
+        ("How much is the late payment fee?", "amount"),
+        ("How many users does the Team plan allow?", "amount"),
+        ("Who approves purchases over $50,000?", "role"),
+        ("How long are invoices kept?", "duration"),
+        ("Why is MFA required?", "reason"),
+        ("Is SSO included in the Free plan?", "yes_no"),
+        ("Describe the backup process.", "other"),
+    ],
+)
+def test_question_focus(question: str, focus: str) -> None:
+    assert question_focus(question) == focus
+
+
+@pytest.mark.parametrize(
+    ("focus", "answer", "restatement"),
+    [
+        (
+            "consequence",
+            "Such uploads are rejected with status 413 and nothing is stored.",
+            "Each upload may carry a file of at most 50 MB.",
+        ),
+        (
+            "permission",
+            "The region cannot be changed after the workspace has been created.",
+            "The region is chosen by the workspace owner.",
+        ),
+        ("duration", "Invoices are kept for seven years.", "Invoices are kept by Finance."),
+        ("date", "The policy took effect on 1 March 2024.", "The policy took effect recently."),
+    ],
+)
+def test_the_answering_sentence_matches_the_focus(
+    focus: str, answer: str, restatement: str
+) -> None:
+    assert focus_match(focus, answer) == 1.0
+    assert focus_match(focus, restatement) == 0.0
+
+
+def test_a_question_without_focus_matches_every_sentence_halfway() -> None:
+    assert focus_match("other", "Anything at all.") == 0.5
+
+
+def test_missing_parts_are_said_as_indirect_questions() -> None:
+    assert not_in_documents(
+        [
+            "how much are meals reimbursed",
+            "does the EU differ from the US",
+            "how long is the notice period",
+            "can the region be changed later",
+            "who approves purchases over $10,000",
+        ]
+    ) == [
+        "The documents do not say how much meals are reimbursed.",
+        "The documents do not say whether the EU differs from the US.",
+        "The documents do not say how long the notice period is.",
+        "The documents do not say whether the region can be changed later.",
+        "The documents do not say who approves purchases over $10,000.",
+    ]
+
+
+def test_a_rows_label_fits_the_amount_the_question_names() -> None:
+    rows = [
+        "Up to $1,000 — Approver: Budget holder",
+        "$1,001 to $10,000 — Approver: Department head",
+        "$10,001 to $50,000 — Approver: Finance Director",
+        "Over $50,000 — Approver: Chief Financial Officer and CEO",
+    ]
+    assert [row_fit(r, "Who approves a purchase of $25,000?") for r in rows] == [0, 0, 1, 0]
+    assert [row_fit(r, "Who approves a $600 laptop?") for r in rows] == [1, 0, 0, 0]
+    # The question says the last row's label: that beats the range that merely holds 50,000.
+    assert [row_fit(r, "Who approves purchases over $50,000?") for r in rows] == [0, 0, 1, 2]

@@ -1,0 +1,74 @@
+"""Tables in every format become rows with their headers, and no chunk cuts a row."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ragcite.ingest.chunker import chunk_text
+from ragcite.ingest.loaders import load_document
+from ragcite.ingest.types import ExtractedText
+from ragcite.text.table_rows import is_table_row
+
+DEMO = Path(__file__).resolve().parents[2] / "demo"
+
+
+@pytest.mark.parametrize(
+    ("name", "row"),
+    [
+        (
+            "plans-and-pricing.md",
+            "Team — Monthly price: $49; Storage: 100 GB; Users: 25; Single sign-on (SSO): No; "
+            "Support: Email, next business day",
+        ),
+        (
+            "fee-schedule.html",
+            "Account reactivation — Fee: $50; Notes: After suspension for non-payment",
+        ),
+        (
+            "purchasing-approval-matrix.docx",
+            "$10,001 to $50,000 — Approver: Finance Director; Quotes required: Two written quotes; "
+            "Purchase order: Required",
+        ),
+        (
+            "records-retention-schedule.pdf",
+            "CCTV footage — Retention period: 31 days; Owner: Facilities",
+        ),
+    ],
+)
+def test_each_format_writes_a_row_as_one_line_with_its_header(name: str, row: str) -> None:
+    extracted = load_document(DEMO / name)
+    lines = extracted.text.split("\n")
+    assert row in lines
+    start = extracted.text.index(row)
+    # The row's offsets point at it, so a page can highlight exactly the row.
+    assert extracted.text[start : start + len(row)] == row
+    chunks = chunk_text(extracted, chunk_size=800, chunk_overlap=100)
+    holding = [c for c in chunks if c.char_start <= start and start + len(row) <= c.char_end]
+    assert holding and all(c.text[start - c.char_start :].startswith(row) for c in holding)
+
+
+def test_the_pdf_table_keeps_its_page_and_the_prose_around_it() -> None:
+    extracted = load_document(DEMO / "records-retention-schedule.pdf")
+    row = "Visitor logs — Retention period: 2 years; Owner: Facilities"
+    start = extracted.text.index(row)
+    page = next(p for p in extracted.pages if p.char_start <= start < p.char_end)
+    assert page.page_number == 2
+    assert "A legal hold suspends this schedule" in extracted.text
+
+
+def test_the_chunker_cuts_a_long_table_between_rows_only() -> None:
+    rows = [
+        f"Region {n} — Storage: {n * 10} GB; Users: {n * 5}; Support: email and chat"
+        for n in range(40)
+    ]
+    text = "Limits by region\n\n" + "\n".join(rows)
+    extracted = ExtractedText(text=text)
+    chunks = chunk_text(extracted, chunk_size=300, chunk_overlap=80)
+    assert len(chunks) > 5
+    for chunk in chunks[1:]:
+        for line in chunk.text.split("\n"):
+            assert is_table_row(line), line  # whole rows only: none cut in the middle
+    covered = {line for chunk in chunks for line in chunk.text.split("\n")}
+    assert set(rows) <= covered
