@@ -145,6 +145,10 @@ class GateSettings(_Section):
     support_judge_below: float = Field(default=0.05, ge=0.0, le=1.0)
     support_judge_above: float = Field(default=0.15, ge=0.0, le=1.0)
     support_judge_timeout_s: float = Field(default=30.0, gt=0.0)
+    # Decline when the quoted passages do not answer the question (ragcite.verify.answerability):
+    # the learned check, at its model's threshold unless `answerability_threshold` is set.
+    answerability: bool = True
+    answerability_threshold: float | None = Field(default=None, ge=0.0, le=1.0)
 
 
 class EmbedSettings(_Section):
