@@ -40,8 +40,10 @@ class Points:
 def claim_points(traces: list[QuestionTrace]) -> Points:
     conf, ok, group = [], [], []
     for t in traces:
-        for claim, correct in zip(t.response.cited_claims, t.claim_correct, strict=True):
-            conf.append(claim.attribution_confidence)
+        claims = t.response.cited_claims
+        raw = t.raw_confidence or [c.attribution_confidence for c in claims]
+        for value, correct in zip(raw, t.claim_correct, strict=True):
+            conf.append(value)
             ok.append(correct)
             group.append(t.question.id)
     return Points(conf, ok, group)
