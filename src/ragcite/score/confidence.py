@@ -4,11 +4,12 @@ Claim confidence blends what we measured about a claim: whether its quote was fo
 (and how strictly), whether the cited text supports it, how good its cited chunks are,
 and (when a model reported one) the model's own attribution confidence. Answer
 confidence is `claim_weight · mean claim confidence + chunk_weight · mean cited-chunk
-confidence`, never above the weakest claim (an answer is no surer than its least sure
-part); when every claim is an exact quote its source supports, the answer reads as its
-weakest claim. A calibration map, when one is fitted, turns the raw claim blend into the
-observed probability that such a claim is correct. An exact (or normalised) quote that its
-source supports never reads below MEDIUM: its words are the source's and the source says it.
+confidence`; an answer that stands (at least the LOW floor) is never above its weakest
+claim (no surer than its least sure part), and when every claim is an exact quote its
+source supports, it reads as its weakest claim. A calibration map, when one is fitted,
+turns the raw claim blend into the observed probability that such a claim is correct.
+An exact (or normalised) quote that its source supports never reads below MEDIUM: its
+words are the source's and the source says it.
 Each claim and the answer carry `confidence_reason`, the label in words.
 """
 
@@ -124,13 +125,15 @@ def answer_confidence(
     """
     if not claim_values:
         return 0.0
-    weakest = min(claim_values)
-    if all_supported:
-        return _unit(weakest)
     total = settings.claim_weight + settings.chunk_weight or 1.0
     mean = sum(claim_values) / len(claim_values)
     blend = (settings.claim_weight * mean + settings.chunk_weight * chunk_mean) / total
-    return _unit(min(blend, weakest))
+    if blend < settings.low_from:
+        return _unit(blend)  # too weakly sourced to stand: the pipeline degrades it
+    weakest = min(claim_values)
+    if all_supported:
+        return _unit(max(weakest, settings.low_from))
+    return _unit(max(min(blend, weakest), settings.low_from))
 
 
 @dataclass(frozen=True)
