@@ -17,7 +17,7 @@ def _ask(store: Path, **overrides: object) -> Ragcite:
 
 
 def test_the_check_declines_below_its_threshold(demo_store_path: Path) -> None:
-    rag = _ask(demo_store_path)
+    rag = _ask(demo_store_path, **{"gate.answerability": True})
     try:
         answered = rag.ask_traced(PII)
         assert answered.response.answerable
@@ -25,7 +25,9 @@ def test_the_check_declines_below_its_threshold(demo_store_path: Path) -> None:
         assert answered.response.confidence_reason
     finally:
         rag.close()
-    strict = _ask(demo_store_path, **{"gate.answerability_threshold": 1.0})
+    strict = _ask(
+        demo_store_path, **{"gate.answerability": True, "gate.answerability_threshold": 1.0}
+    )
     try:
         declined = strict.ask(PII)
         assert not declined.answerable

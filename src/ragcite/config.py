@@ -147,7 +147,9 @@ class GateSettings(_Section):
     support_judge_timeout_s: float = Field(default=30.0, gt=0.0)
     # Decline when the quoted passages do not answer the question (ragcite.verify.answerability):
     # the learned check, at its model's threshold unless `answerability_threshold` is set.
-    answerability: bool = True
+    # Off by default: on the demo set it declines 4 answerable questions (docs/models/
+    # answerability.md); turn it on for corpora like its training data (encyclopedic text).
+    answerability: bool = False
     answerability_threshold: float | None = Field(default=None, ge=0.0, le=1.0)
 
 
