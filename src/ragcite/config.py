@@ -145,6 +145,12 @@ class GateSettings(_Section):
     support_judge_below: float = Field(default=0.05, ge=0.0, le=1.0)
     support_judge_above: float = Field(default=0.15, ge=0.0, le=1.0)
     support_judge_timeout_s: float = Field(default=30.0, gt=0.0)
+    # Decline when the quoted passages do not answer the question (ragcite.verify.answerability):
+    # the learned check, at its model's threshold unless `answerability_threshold` is set.
+    # Off by default: on the demo set it declines 4 answerable questions (docs/models/
+    # answerability.md); turn it on for corpora like its training data (encyclopedic text).
+    answerability: bool = False
+    answerability_threshold: float | None = Field(default=None, ge=0.0, le=1.0)
 
 
 class EmbedSettings(_Section):

@@ -58,6 +58,7 @@ from ragcite.trace import (
     sources_first,
     timed,
 )
+from ragcite.verify.answerability import AnswerabilityGate
 from ragcite.verify.gate import verify_answer
 from ragcite.verify.support import SupportChecker
 
@@ -95,6 +96,7 @@ class Ragcite:
             rrf_k=settings.retrieve.rrf_k,
         )
         self.corpora = CorpusRouter(settings, self.retriever)
+        self.answerability = AnswerabilityGate(settings.gate, embedder)
 
     @classmethod
     def open(cls, settings: Settings, *, generator: Generator | None = None) -> Ragcite:
@@ -305,7 +307,11 @@ class Ragcite:
             flags += [flag("generation_failed", reason=attempt.error), flag("degraded_to_sources")]
             return asked.unanswerable(chunks, flags, text=DEGRADED_TEXT)
         draft, gate = attempt.draft, attempt.gate
-        if not draft.answerable or (not draft.claims and not gate.flags):
+        if (
+            not draft.answerable
+            or (not draft.claims and not gate.flags)
+            or not self.answerability.answers(asked.query, gate.claims, chunks, asked.timings)
+        ):
             return asked.unanswerable(chunks, [*flags, flag("not_answerable"), *gate.source_flags])
         flags += [*gate.flags, *gate.source_flags]
         if self._needs_degrading(attempt):

@@ -31,6 +31,7 @@ from ragcite.models import (
 )
 from ragcite.retrieve.hybrid import RetrievalResult
 from ragcite.score.confidence import ScoredAnswer
+from ragcite.score.reasons import NO_ANSWER_REASON
 from ragcite.verify.gate import GateResult
 
 NOT_FOUND_TEXT = "I couldn't find this in the documents; closest material:"
@@ -129,6 +130,9 @@ class AskRecord:
                 source_chunks=chunks[:NEAREST_SOURCES],
                 overall_confidence=0.0,
                 confidence_label=ConfidenceLabel.VERY_LOW,
+                confidence_reason=NO_ANSWER_REASON
+                if text == NOT_FOUND_TEXT
+                else "No verified answer: the closest sources are shown.",
                 warning_flags=_unique(flags),
                 model_id=self.model_id,
                 corpus_version=self.corpus_version,
@@ -151,6 +155,7 @@ class AskRecord:
                 source_chunks=chunks,
                 overall_confidence=scored.overall_confidence,
                 confidence_label=scored.label,
+                confidence_reason=scored.reason,
                 warning_flags=_unique(flags),
                 model_id=attempt.draft.model_id or self.model_id,
                 corpus_version=self.corpus_version,

@@ -3,7 +3,14 @@ from __future__ import annotations
 import pytest
 
 from ragcite.config import ScoreSettings
-from ragcite.models import Citation, CitedClaim, ConfidenceLabel, QuoteStatus, SourceChunk
+from ragcite.models import (
+    Citation,
+    CitedClaim,
+    ConfidenceLabel,
+    QuoteStatus,
+    SourceChunk,
+    SupportVerdict,
+)
 from ragcite.score.confidence import label_for, score_answer
 
 
@@ -87,3 +94,45 @@ def test_labels_follow_the_settings() -> None:
     # Below medium_from the answer is flagged as low confidence.
     assert "low_overall_confidence" in [f.code for f in moved.flags]
     assert "low_overall_confidence" not in [f.code for f in default.flags]
+
+
+def _supported(status: QuoteStatus, support: float) -> CitedClaim:
+    claim = _claim(status, support)
+    citation = claim.citations[0].model_copy(update={"support": SupportVerdict.SUPPORTED})
+    return claim.model_copy(update={"citations": [citation]})
+
+
+def test_an_exact_supported_quote_never_reads_low() -> None:
+    # The demo's EU/US PII answer: three exact, supported quotes from weakly ranked chunks.
+    claims = [_supported(QuoteStatus.EXACT, 0.63) for _ in range(3)]
+    scored = score_answer(claims, [_chunk(0.28)], ScoreSettings(), calibration=lambda raw: 0.3)
+    assert all(c.confidence_label is ConfidenceLabel.MEDIUM for c in scored.claims)
+    assert scored.label is ConfidenceLabel.MEDIUM
+    assert scored.flags == []
+    assert scored.reason == "3 exact quotes, all supported by their sources."
+    assert scored.claims[0].confidence_reason == "Exact quote, supported by its source."
+
+
+def test_the_answer_is_never_surer_than_its_weakest_claim() -> None:
+    strong = _supported(QuoteStatus.EXACT, 0.99)
+    weak = _claim(QuoteStatus.FUZZY, 0.2)
+    for claims in ([strong], [strong, weak]):
+        scored = score_answer(claims, [_chunk(1.0)], ScoreSettings())
+        weakest = min(c.attribution_confidence for c in scored.claims)
+        assert scored.overall_confidence <= weakest
+        order = list(ConfidenceLabel)
+        assert all(
+            order.index(scored.label) >= order.index(c.confidence_label) for c in scored.claims
+        )
+    scored = score_answer([strong, weak], [_chunk(1.0)], ScoreSettings())
+    assert scored.reason == "1 quote matches only approximately."
+    assert "approximately" in scored.claims[1].confidence_reason
+
+
+def test_partial_support_is_explained() -> None:
+    claim = _claim(QuoteStatus.EXACT, 0.5)
+    partial = claim.citations[0].model_copy(update={"support": SupportVerdict.PARTIAL})
+    scored = score_answer(
+        [claim.model_copy(update={"citations": [partial]})], [_chunk(0.5)], ScoreSettings()
+    )
+    assert scored.reason == "1 claim's support is uncertain."

@@ -22,6 +22,7 @@ from ragcite.eval.datasets import group_fold
 from ragcite.eval.metrics import brier_score, expected_calibration_error, reliability_bins
 from ragcite.eval.runner import QuestionTrace
 from ragcite.score.calibration import IsotonicMap, PlattMap
+from ragcite.score.confidence import answer_confidence, is_exact_and_supported
 
 BINS = 10
 # A map must lower the cross-validated Brier score by this much to replace the raw
@@ -44,8 +45,10 @@ class Points:
 def claim_points(traces: list[QuestionTrace]) -> Points:
     conf, ok, group = [], [], []
     for t in traces:
-        for claim, correct in zip(t.response.cited_claims, t.claim_correct, strict=True):
-            conf.append(claim.attribution_confidence)
+        claims = t.response.cited_claims
+        raw = t.raw_confidence or [c.attribution_confidence for c in claims]
+        for value, correct in zip(raw, t.claim_correct, strict=True):
+            conf.append(value)
             ok.append(correct)
             group.append(t.question.id)
     return Points(conf, ok, group)
@@ -65,11 +68,12 @@ def overall_confidence(
     by_id = trace.chunks_by_id
     cited = {i for c in response.cited_claims for i in c.source_chunk_ids if i in by_id}
     chunk_mean = sum(by_id[i].composite_confidence for i in cited) / len(cited) if cited else 0.0
-    total = settings.claim_weight + settings.chunk_weight or 1.0
-    value = (
-        settings.claim_weight * sum(values) / len(values) + settings.chunk_weight * chunk_mean
-    ) / total
-    return min(1.0, max(0.0, value))
+    return answer_confidence(
+        values,
+        chunk_mean,
+        settings,
+        all_supported=all(is_exact_and_supported(c) for c in response.cited_claims),
+    )
 
 
 def answer_points(

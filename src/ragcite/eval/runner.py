@@ -14,13 +14,15 @@ be measured before and after, and fitted, from the same traces.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ragcite.config import Settings
 from ragcite.eval.labels import claim_is_correct
 from ragcite.eval.questions import LabelledQuestion
 from ragcite.models import CitedResponse, SourceChunk
 from ragcite.pipeline import Ragcite
+from ragcite.score.confidence import blend_claim_confidence, claim_signals
+from ragcite.trace import AskTrace
 
 STAGE_DEPTH = 10  # ranks scored per retrieval stage (MRR@10, nDCG@10)
 STAGES = ("dense", "keyword", "hybrid", "reranked")
@@ -32,6 +34,9 @@ class QuestionTrace:
     rankings: dict[str, list[SourceChunk]]  # stage -> chunks, best first
     response: CitedResponse
     claim_correct: list[bool]
+    # Each claim's uncalibrated blend before the exact-and-supported floor: what a
+    # calibration map reads (`score.confidence.claim_confidence`); empty if unknown.
+    raw_confidence: list[float] = field(default_factory=list)
 
     @property
     def chunks_by_id(self) -> dict[str, SourceChunk]:
@@ -93,4 +98,22 @@ def trace_question(rag: Ragcite, question: LabelledQuestion) -> QuestionTrace:
         },
         response=response,
         claim_correct=[claim_is_correct(c, chunks, question) for c in response.cited_claims],
+        raw_confidence=_raw_confidences(trace),
     )
+
+
+def _raw_confidences(trace: AskTrace) -> list[float]:
+    """The answer's claims' raw blends, recomputed as the score stage computed them."""
+    response = trace.response
+    if not response.answerable or not trace.attempts:
+        return []
+    drafted = trace.attempts[-1].gate.claims
+    if len(drafted) != len(response.cited_claims):
+        return []
+    chunks = {c.chunk_id: c for c in response.source_chunks}
+    return [
+        blend_claim_confidence(
+            claim_signals(claim, chunks, self_reported=own.attribution_confidence or None)
+        )
+        for claim, own in zip(response.cited_claims, drafted, strict=True)
+    ]

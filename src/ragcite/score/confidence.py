@@ -4,8 +4,13 @@ Claim confidence blends what we measured about a claim: whether its quote was fo
 (and how strictly), whether the cited text supports it, how good its cited chunks are,
 and (when a model reported one) the model's own attribution confidence. Answer
 confidence is `claim_weight · mean claim confidence + chunk_weight · mean cited-chunk
-confidence`. A calibration map, when one is fitted, turns the raw claim blend into the
-observed probability that such a claim is correct.
+confidence`; an answer that stands (at least the LOW floor) is never above its weakest
+claim (no surer than its least sure part), and when every claim is an exact quote its
+source supports, it reads as its weakest claim. A calibration map, when one is fitted,
+turns the raw claim blend into the observed probability that such a claim is correct.
+An exact (or normalised) quote that its source supports never reads below MEDIUM: its
+words are the source's and the source says it.
+Each claim and the answer carry `confidence_reason`, the label in words.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from ragcite.models import (
     SupportVerdict,
     WarningFlag,
 )
+from ragcite.score.reasons import NO_ANSWER_REASON, answer_reason, claim_reason
 
 QUOTE_STRENGTH = {
     QuoteStatus.EXACT: 1.0,
@@ -90,12 +96,53 @@ def label_for(confidence: float, settings: ScoreSettings | None = None) -> Confi
     return ConfidenceLabel.VERY_LOW
 
 
+def is_exact_and_supported(claim: CitedClaim) -> bool:
+    """Every citation of `claim` is an exact or normalised quote its source supports."""
+    return bool(claim.citations) and all(
+        c.quote_status in (QuoteStatus.EXACT, QuoteStatus.NORMALIZED)
+        and c.support is SupportVerdict.SUPPORTED
+        for c in claim.citations
+    )
+
+
+def claim_confidence(
+    raw: float, claim: CitedClaim, settings: ScoreSettings, calibration: Calibration | None
+) -> float:
+    """The (calibrated) claim confidence; an exact, supported quote is at least MEDIUM."""
+    value = _unit(calibration(raw)) if calibration else raw
+    if is_exact_and_supported(claim):
+        value = max(value, settings.medium_from)
+    return value
+
+
+def answer_confidence(
+    claim_values: list[float], chunk_mean: float, settings: ScoreSettings, *, all_supported: bool
+) -> float:
+    """The answer's confidence from its claims' and its cited chunks' (see the module doc).
+
+    >>> answer_confidence([0.9, 0.7], 0.2, ScoreSettings(), all_supported=True)
+    0.7
+    """
+    if not claim_values:
+        return 0.0
+    total = settings.claim_weight + settings.chunk_weight or 1.0
+    mean = sum(claim_values) / len(claim_values)
+    blend = (settings.claim_weight * mean + settings.chunk_weight * chunk_mean) / total
+    if blend < settings.low_from:
+        return _unit(blend)  # too weakly sourced to stand: the pipeline degrades it
+    weakest = min(claim_values)
+    if all_supported:
+        return _unit(max(weakest, settings.low_from))
+    return _unit(max(min(blend, weakest), settings.low_from))
+
+
 @dataclass(frozen=True)
 class ScoredAnswer:
     claims: list[CitedClaim]
     overall_confidence: float
     label: ConfidenceLabel
     flags: list[WarningFlag]
+    reason: str = ""
 
 
 def score_answer(
@@ -112,19 +159,26 @@ def score_answer(
     scored = []
     for claim, own in zip(claims, reported, strict=True):
         raw = blend_claim_confidence(claim_signals(claim, by_id, self_reported=own))
-        value = _unit(calibration(raw)) if calibration else raw
+        value = claim_confidence(raw, claim, settings, calibration)
         label = label_for(value, settings)
         scored.append(
-            claim.model_copy(update={"attribution_confidence": value, "confidence_label": label})
+            claim.model_copy(
+                update={
+                    "attribution_confidence": value,
+                    "confidence_label": label,
+                    "confidence_reason": claim_reason(claim, label),
+                }
+            )
         )
     if not scored:
-        return ScoredAnswer([], 0.0, ConfidenceLabel.VERY_LOW, [])
-    claim_mean = sum(c.attribution_confidence for c in scored) / len(scored)
+        return ScoredAnswer([], 0.0, ConfidenceLabel.VERY_LOW, [], NO_ANSWER_REASON)
     cited = {i for c in scored for i in c.source_chunk_ids if i in by_id}
     chunk_mean = sum(by_id[i].composite_confidence for i in cited) / len(cited) if cited else 0.0
-    total = settings.claim_weight + settings.chunk_weight or 1.0
-    overall = _unit(
-        (settings.claim_weight * claim_mean + settings.chunk_weight * chunk_mean) / total
+    overall = answer_confidence(
+        [c.attribution_confidence for c in scored],
+        chunk_mean,
+        settings,
+        all_supported=all(is_exact_and_supported(c) for c in scored),
     )
     flags = []
     if overall < settings.low_confidence_below:
@@ -132,7 +186,8 @@ def score_answer(
     low = sum(1 for c in scored if c.attribution_confidence < settings.low_confidence_below)
     if low * 2 > len(scored):
         flags.append(flag("majority_claims_low_confidence", low=low, total=len(scored)))
-    return ScoredAnswer(scored, overall, label_for(overall, settings), flags)
+    label = label_for(overall, settings)
+    return ScoredAnswer(scored, overall, label, flags, answer_reason(scored, label))
 
 
 def _unit(value: float) -> float:

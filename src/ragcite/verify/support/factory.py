@@ -90,3 +90,22 @@ def _model(gate: GateSettings, variant: str) -> LearnedModel:
             "with ragcite train support"
         )
     return models[variant]
+
+
+def build_cross_encoder(
+    spec: BackendSpec, *, embedder: Embedder | None, gate: GateSettings
+) -> SupportChecker:
+    """`cross-encoder:DIR[#FILE]`: a user-supplied NLI or reranking cross-encoder (ONNX, in
+    the sentence-transformers layout) reads each pair; hard checks and the lexical
+    checker's verdict stay as floors (see `ragcite.verify.support.cross_encoder`)."""
+    from ragcite.rerank.cross_encoder import CrossEncoderReranker
+    from ragcite.verify.support.cross_encoder import CrossEncoderSupportChecker
+
+    folder, _, onnx_file = spec.rest.partition("#")
+    if not folder:
+        raise ConfigError(
+            "cross-encoder needs a model directory: gate.support_semantic = "
+            '"cross-encoder:/path/to/model" (a sentence-transformers model exported to ONNX)'
+        )
+    reader = CrossEncoderReranker(Path(folder), onnx_file=onnx_file or None)
+    return CrossEncoderSupportChecker.with_lexical_floor(reader, _model(gate, "lexical"))

@@ -1,0 +1,141 @@
+"""Abstention and calibration on the held-out shared-data questions, before and after.
+
+    .venv/bin/python bench/answerability_records.py      # once: the records (slow, cached)
+    .venv/bin/python bench/answerability.py [records.jsonl] [--model answerability_model.json]
+
+Held out = the 30% of groups (SQuAD paragraph, HaluEval item, RGB query) that the
+answerability model never saw (`ragcite.train.answerability.split_of`). Abstention counts
+declining as the positive class (precision: declined questions that were unanswerable;
+recall: unanswerable questions declined). "Before" is the generator's own decision, "after"
+adds the answerability check. Calibration: claim and answer ECE (10 bins) of the raw
+confidence, and after a map (isotonic or Platt, chosen on the calibration split) fitted on
+the other 70%, with a 95% bootstrap interval over questions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ragcite.config import ScoreSettings
+from ragcite.eval.calibration import Points, fit_calibration
+from ragcite.eval.metrics import expected_calibration_error
+from ragcite.score.confidence import answer_confidence
+from ragcite.train.answerability import RECORDS, abstention_scores, decisions, split_of
+from ragcite.verify.answerability import load_answerability_model
+
+BOOTSTRAP = 1000
+
+
+def _abstention(records: list[dict[str, Any]], model: Any, threshold: float) -> dict[str, Any]:
+    answerable = [r["answerable"] for r in records]
+    return {
+        "before": abstention_scores(decisions(records, None, 0.0), answerable),
+        "after": abstention_scores(decisions(records, model, threshold), answerable),
+    }
+
+
+def _ece_interval(conf: list[float], ok: list[bool], group: list[str]) -> dict[str, float]:
+    """ECE with a 95% bootstrap interval, resampling questions (groups of points)."""
+    by_group: dict[str, list[int]] = {}
+    for i, g in enumerate(group):
+        by_group.setdefault(g, []).append(i)
+    keys = list(by_group)
+    rng = np.random.default_rng(17)
+    values = []
+    c, o = np.asarray(conf), np.asarray(ok)
+    for _ in range(BOOTSTRAP):
+        picked = rng.choice(len(keys), size=len(keys), replace=True)
+        idx = [i for k in picked for i in by_group[keys[k]]]
+        values.append(expected_calibration_error(list(c[idx]), list(o[idx]), 10))
+    low, high = np.percentile(values, [2.5, 97.5])
+    return {
+        "ece": expected_calibration_error(conf, ok, 10),
+        "low": float(low),
+        "high": float(high),
+        "n": float(len(conf)),
+        "accuracy": float(np.mean(ok)) if ok else float("nan"),
+    }
+
+
+def _claim_points(records: list[dict[str, Any]], mapping: Any = None) -> Points:
+    """Claim (confidence, correct) as the pipeline computes it: the map on the raw blend,
+    then the exact-and-supported floor."""
+    floor = ScoreSettings().medium_from
+    conf, ok, group = [], [], []
+    for r in records:
+        for c in r["claims"]:
+            value = mapping(c["raw"]) if mapping is not None else c["raw"]
+            conf.append(max(value, floor) if c["exact_supported"] else value)
+            ok.append(c["correct"])
+            group.append(r["id"])
+    return Points(conf, ok, group)
+
+
+def _answer_points(records: list[dict[str, Any]], claim_map: Any = None) -> Points:
+    """Answer (confidence, correct) by `answer_confidence` over the claims' values (the
+    chunk mean approximated by the mean of the claims' cited-chunk means)."""
+    settings = ScoreSettings()
+    conf, ok, group = [], [], []
+    for r in records:
+        if not r["claims"]:
+            continue
+        claims = _claim_points([r], claim_map).confidence
+        chunk = float(np.mean([c["chunk"] for c in r["claims"]]))
+        supported = all(c["exact_supported"] for c in r["claims"])
+        conf.append(answer_confidence(claims, chunk, settings, all_supported=supported))
+        ok.append(r["answer_correct"])
+        group.append(r["id"])
+    return Points(conf, ok, group)
+
+
+def _calibration(calibrate: list[dict[str, Any]], held_out: list[dict[str, Any]]) -> dict[str, Any]:
+    raw_fit = _claim_points(calibrate)
+    raw_points = Points(
+        [c["raw"] for r in calibrate for c in r["claims"]], raw_fit.correct, raw_fit.group
+    )
+    mapping, method = fit_calibration(raw_points)
+    out: dict[str, Any] = {"method": method}
+    for level, points in (("claim", _claim_points), ("answer", _answer_points)):
+        before, after = points(held_out), points(held_out, mapping)
+        out[level] = {
+            "raw": _ece_interval(before.confidence, before.correct, before.group),
+            "calibrated": _ece_interval(after.confidence, after.correct, after.group),
+        }
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("records", nargs="?", type=Path, default=RECORDS)
+    parser.add_argument("--model", type=Path, default=None)
+    args = parser.parse_args()
+    records = [json.loads(x) for x in args.records.read_text(encoding="utf-8").splitlines() if x]
+    model = load_answerability_model(args.model)
+    threshold = model.threshold("answer")
+    held_out = [r for r in records if split_of(r) == "test"]
+    report: dict[str, Any] = {"threshold": threshold, "abstention": {}}
+    for source in sorted({r["source"] for r in held_out}):
+        part = [r for r in held_out if r["source"] == source]
+        report["abstention"][source] = _abstention(part, model, threshold)
+    report["abstention"]["pooled"] = _abstention(held_out, model, threshold)
+    kept = decisions(held_out, model, threshold)
+    answered = [r for r, a in zip(held_out, kept, strict=True) if a]
+    calibrate = [r for r in records if split_of(r) != "test"]
+    kept_cal = decisions(calibrate, model, threshold)
+    answered_cal = [r for r, a in zip(calibrate, kept_cal, strict=True) if a]
+    report["calibration"] = _calibration(answered_cal, answered)
+    labels: dict[str, int] = {}
+    for r in answered:
+        if r["answer_correct"]:
+            labels[r["label"]] = labels.get(r["label"], 0) + 1
+    report["labels_on_correct_answers"] = labels
+    print(json.dumps(report, indent=1, default=float))
+
+
+if __name__ == "__main__":
+    main()

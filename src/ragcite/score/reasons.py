@@ -1,0 +1,109 @@
+"""Confidence in words: why a claim or an answer has its label.
+
+The score stage fills `confidence_reason` on every claim and answer with these, so a
+reader sees what the number rests on ("3 exact quotes, all supported by their sources",
+"1 claim's support is uncertain", "no passage answers the question").
+
+    >>> claim_reason(claim, ConfidenceLabel.HIGH)                      # doctest: +SKIP
+    'Exact quote, supported by its source.'
+"""
+
+from __future__ import annotations
+
+from ragcite.models import Citation, CitedClaim, ConfidenceLabel, QuoteStatus, SupportVerdict
+
+NO_ANSWER_REASON = "No passage in the documents answers the question."
+
+_QUOTE_WORDS = {
+    QuoteStatus.EXACT: "exact quote",
+    QuoteStatus.NORMALIZED: "exact quote (up to spacing and punctuation)",
+    QuoteStatus.FUZZY: "quote that matches its source only approximately",
+    QuoteStatus.NOT_FOUND: "quote not found in the cited source",
+}
+_SUPPORT_WORDS = {
+    SupportVerdict.SUPPORTED: "supported by its source",
+    SupportVerdict.PARTIAL: "its support is uncertain (the source says only part of it)",
+    SupportVerdict.UNSUPPORTED: "not supported by its source",
+    SupportVerdict.CONTRADICTED: "contradicted by its source",
+    SupportVerdict.UNCHECKED: "support not checked",
+}
+_SEVERITY = {
+    SupportVerdict.CONTRADICTED: 0,
+    SupportVerdict.UNSUPPORTED: 1,
+    SupportVerdict.PARTIAL: 2,
+    SupportVerdict.UNCHECKED: 3,
+    SupportVerdict.SUPPORTED: 4,
+}
+_QUOTE_RANK = {
+    QuoteStatus.NOT_FOUND: 0,
+    QuoteStatus.FUZZY: 1,
+    QuoteStatus.NORMALIZED: 2,
+    QuoteStatus.EXACT: 3,
+}
+
+
+def _weakest(claim: CitedClaim) -> Citation | None:
+    return min(
+        claim.citations,
+        key=lambda c: (_SEVERITY[c.support], _QUOTE_RANK[c.quote_status]),
+        default=None,
+    )
+
+
+def claim_reason(claim: CitedClaim, label: ConfidenceLabel) -> str:
+    """One claim's label in words, from its weakest citation.
+
+    >>> from ragcite.models import Citation
+    >>> c = CitedClaim(claim_text="x", citations=[Citation(chunk_id="c", quote="x",
+    ...     quote_status=QuoteStatus.EXACT, support=SupportVerdict.SUPPORTED)])
+    >>> claim_reason(c, ConfidenceLabel.MEDIUM)
+    'Exact quote, supported by its source.'
+    """
+    cited = _weakest(claim)
+    if cited is None:
+        return "The claim cites no source."
+    quote = _QUOTE_WORDS[cited.quote_status]
+    text = f"{quote[0].upper()}{quote[1:]}, {_SUPPORT_WORDS[cited.support]}"
+    if label in (ConfidenceLabel.LOW, ConfidenceLabel.VERY_LOW) and (
+        cited.support is SupportVerdict.SUPPORTED
+    ):
+        text += "; the passage matches the question only loosely"
+    return text + "."
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def answer_reason(claims: list[CitedClaim], label: ConfidenceLabel) -> str:
+    """An answer's label in words, from its claims (see the module doc)."""
+    citations = [c for claim in claims for c in claim.citations]
+    if not citations:
+        return NO_ANSWER_REASON if not claims else "No claim cites a source."
+    problems = []
+    for verdict, words in (
+        (SupportVerdict.CONTRADICTED, ("claim is", "claims are", "contradicted by its source")),
+        (SupportVerdict.UNSUPPORTED, ("claim is", "claims are", "not supported by its source")),
+        (SupportVerdict.PARTIAL, ("claim's", "claims'", "support is uncertain")),
+    ):
+        hit = sum(1 for claim in claims if any(c.support is verdict for c in claim.citations))
+        if hit:
+            problems.append(f"{_plural(hit, words[0], words[1])} {words[2]}")
+    loose = sum(
+        1 for c in citations if c.quote_status in (QuoteStatus.FUZZY, QuoteStatus.NOT_FOUND)
+    )
+    if loose:
+        problems.append(_plural(loose, "quote matches", "quotes match") + " only approximately")
+    if problems:
+        return "; ".join(problems) + "."
+    quotes = _plural(len(citations), "exact quote", "exact quotes")
+    checked = [c for c in citations if c.support is not SupportVerdict.UNCHECKED]
+    if not checked:
+        return f"{quotes}; support was not checked."
+    if len(checked) < len(citations):
+        return f"{quotes}; {len(checked)} supported by their sources, the rest not checked."
+    alone = len(citations) == 1
+    text = f"{quotes}, {'supported by its source' if alone else 'all supported by their sources'}"
+    if label in (ConfidenceLabel.LOW, ConfidenceLabel.VERY_LOW):
+        text += "; the passages match the question only loosely"
+    return text + "."

@@ -1,0 +1,144 @@
+"""Fit the answerability model and write the packaged asset.
+
+    .venv/bin/python bench/answerability_records.py          # the records (slow, cached)
+    .venv/bin/python -m ragcite.train.answerability [records.jsonl] [out.json]
+
+Splits by group (paragraph, HaluEval item, RGB query): 30% held out for measurement
+(never seen here), 15% validation for the threshold, the rest to fit. The threshold is
+the one with the best abstention F1 on validation among those that keep answering at least
+`MIN_ANSWERED` of the answerable questions the generator answered. Needs scikit-learn.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ragcite.learn.fit import fit_logistic, fit_trees, rounded, with_calibration
+from ragcite.learn.model import LearnedModel, models_to_json
+from ragcite.train.answerability_data import bucket
+from ragcite.verify.answerability import FEATURES, MODEL_FILE
+
+ROOT = Path(__file__).resolve().parents[3]
+RECORDS = ROOT / "bench" / "out" / "answerability_records.jsonl"
+ASSET = ROOT / "src" / "ragcite" / "verify" / MODEL_FILE
+TEST_BELOW, VAL_BELOW = 30, 45  # buckets of 100: [0, 30) held out, [30, 45) validation
+MIN_ANSWERED = 0.93
+
+
+def split_of(record: dict[str, Any]) -> str:
+    b = bucket(record["group"])
+    return "test" if b < TEST_BELOW else "val" if b < VAL_BELOW else "fit"
+
+
+def load_records(path: Path = RECORDS) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def _xy(records: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
+    rows = [r["features"] for r in records]
+    x = np.array([[row[f] for f in FEATURES] for row in rows], dtype=np.float64)
+    return x, np.array([r["answerable"] for r in records], dtype=int)
+
+
+def abstention_scores(answered: list[bool], answerable: list[bool]) -> dict[str, float]:
+    """Abstention as the positive class: precision, recall, F1; and the answered share."""
+    declined = [not a for a in answered]
+    tp = sum(d and not y for d, y in zip(declined, answerable, strict=True))
+    fp = sum(d and y for d, y in zip(declined, answerable, strict=True))
+    fn = sum(not d and not y for d, y in zip(declined, answerable, strict=True))
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    positives = sum(answerable)
+    kept = sum(a and y for a, y in zip(answered, answerable, strict=True))
+    return {
+        "precision": precision,
+        "recall": recall,
+        "f1": f1,
+        "answered_answerable": kept / positives if positives else float("nan"),
+        "n": float(len(answered)),
+    }
+
+
+def decisions(
+    records: list[dict[str, Any]], model: LearnedModel | None, threshold: float
+) -> list[bool]:
+    """Answered or not: the generator's decision, vetoed by the model below `threshold`."""
+    out = []
+    for r in records:
+        answered = r["generator_answered"]
+        if answered and model is not None:
+            p = float(model.predict(model.matrix([r["features"]]))[0])
+            answered = p >= threshold
+        out.append(answered)
+    return out
+
+
+def choose_threshold(records: list[dict[str, Any]], model: LearnedModel) -> float:
+    answerable = [r["answerable"] for r in records]
+    best, best_f1 = 0.0, -1.0
+    for t in np.linspace(0.05, 0.95, 91):
+        scores = abstention_scores(decisions(records, model, float(t)), answerable)
+        kept_of_answered = _kept_of_generated(records, model, float(t))
+        if kept_of_answered >= MIN_ANSWERED and scores["f1"] > best_f1:
+            best, best_f1 = float(t), scores["f1"]
+    return best
+
+
+def _kept_of_generated(records: list[dict[str, Any]], model: LearnedModel, t: float) -> float:
+    rows = [r for r in records if r["answerable"] and r["generator_answered"]]
+    if not rows:
+        return 1.0
+    p = model.predict(model.matrix([r["features"] for r in rows]))
+    return float(np.mean(p >= t))
+
+
+def fit_model(records: list[dict[str, Any]]) -> tuple[LearnedModel, dict[str, Any]]:
+    """The model (trees or logistic, whichever has the better validation F1) and its report."""
+    fit = [r for r in records if split_of(r) == "fit" and r["generator_answered"]]
+    val = [r for r in records if split_of(r) == "val"]
+    x, y = _xy(fit)
+    candidates = {
+        "logistic": fit_logistic(x, y, features=FEATURES, c=1.0),
+        "trees": fit_trees(x, y, features=FEATURES, n_trees=120, depth=3, seed=7),
+    }
+    report: dict[str, Any] = {}
+    best_name, best_f1 = "", -1.0
+    for name, model in candidates.items():
+        threshold = choose_threshold(val, model)
+        scores = abstention_scores(decisions(val, model, threshold), [r["answerable"] for r in val])
+        report[name] = {"threshold": threshold, **scores}
+        if scores["f1"] > best_f1:
+            best_name, best_f1 = name, scores["f1"]
+    model = with_calibration(
+        candidates[best_name],
+        thresholds={"answer": report[best_name]["threshold"]},
+        trained_on={
+            "data": "shared datasets: SQuAD 2.0 subset, HaluEval (gold removed for half), RGB",
+            "split": "by paragraph / item / query; 30% held out, 15% validation",
+            "fit_rows": len(fit),
+            "validation": report[best_name],
+            "license": "SQuAD CC BY-SA 4.0, HaluEval MIT, RGB CC BY-NC-SA 4.0 (non-commercial)",
+        },
+    )
+    return rounded(model), {"chosen": best_name, **report}
+
+
+def main() -> None:
+    records = load_records(Path(sys.argv[1]) if len(sys.argv) > 1 else RECORDS)
+    out = Path(sys.argv[2]) if len(sys.argv) > 2 else ASSET
+    model, report = fit_model(records)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    about = "ragcite answerability model: P(the quoted passages answer the question)"
+    out.write_text(models_to_json({"answerability": model}, about=about), encoding="utf-8")
+    print(json.dumps(report, indent=1))
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()

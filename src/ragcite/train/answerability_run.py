@@ -1,0 +1,109 @@
+"""Run ragcite's own stages on the answerability cases and record what they produced.
+
+For each case (see `answerability_data`): rerank its passages, generate with the
+configured generator (the extractive one by default), verify with the support checker and
+score, then record whether the generator answered, the answerability features of its
+quotes, and each claim's raw confidence and correctness (its quote holds a gold answer
+and comes from a gold passage). Records are cached as JSON lines: building them is the
+slow part, and fitting and measuring then read the file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from ragcite.models import CitedClaim, SourceChunk
+from ragcite.pipeline import Ragcite
+from ragcite.rerank.composite import rerank_chunks
+from ragcite.score.confidence import (
+    blend_claim_confidence,
+    claim_signals,
+    is_exact_and_supported,
+    score_answer,
+)
+from ragcite.train.answerability_data import Case, candidate_chunks
+from ragcite.verify.answerability import answerability_features
+from ragcite.verify.gate import verify_answer
+
+_SPACE = re.compile(r"\s+")
+
+
+def _norm(text: str) -> str:
+    return _SPACE.sub(" ", text.casefold()).strip(" .")
+
+
+def claim_correct(claim: CitedClaim, case: Case) -> bool:
+    """The claim quotes a gold passage and its words hold a gold answer (or yes/no)."""
+    if not case.answerable or not set(claim.source_chunk_ids) & case.gold:
+        return False
+    quoted = _norm(" ".join([claim.claim_text, *(c.quote for c in claim.citations)]))
+    answers = [_norm(a) for a in case.answers if a.strip()]
+    return any(a in quoted or a in ("yes", "no") for a in answers)
+
+
+def run_case(rag: Ragcite, case: Case) -> dict[str, Any]:
+    """One case through rerank, generate, verify and score (see the module doc)."""
+    embedder = rag.embedder
+    settings = rag.settings
+    retrieved = candidate_chunks(case, embedder)
+    chunks = rerank_chunks(case.question, retrieved, rag.reranker, settings.rerank).chunks
+    draft = rag.generator.generate(case.question, chunks)
+    gate = verify_answer(
+        draft, chunks, support_checker=rag.support_checker, policy=settings.gate.policy
+    )
+    scored = score_answer(gate.claims, chunks, settings.score)
+    by_id: dict[str, SourceChunk] = {c.chunk_id: c for c in chunks}
+    quotes = [
+        (c.quote or claim.claim_text, by_id[c.chunk_id])
+        for claim in gate.claims
+        for c in claim.citations
+        if c.chunk_id in by_id
+    ]
+    answered = bool(draft.answerable and quotes)
+    return {
+        "id": case.id,
+        "source": case.source,
+        "group": case.group,
+        "answerable": case.answerable,
+        "generator_answered": answered,
+        "features": answerability_features(case.question, quotes, chunks, embedder)
+        if answered
+        else None,
+        "claims": [
+            {
+                "confidence": c.attribution_confidence,
+                "raw": blend_claim_confidence(claim_signals(c, by_id)),
+                "exact_supported": is_exact_and_supported(c),
+                "chunk": sum(
+                    by_id[i].composite_confidence for i in c.source_chunk_ids if i in by_id
+                )
+                / max(1, sum(1 for i in c.source_chunk_ids if i in by_id)),
+                "label": str(c.confidence_label),
+                "correct": claim_correct(c, case),
+            }
+            for c in scored.claims
+        ],
+        "overall": scored.overall_confidence,
+        "label": str(scored.label),
+        "answer_correct": answered and any(claim_correct(c, case) for c in scored.claims),
+    }
+
+
+def run_cases(rag: Ragcite, cases: list[Case], path: Path) -> list[dict[str, Any]]:
+    """Every case's record, read from `path` where already computed, else computed and added."""
+    done: dict[str, dict[str, Any]] = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            done[record["id"]] = record
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as out:
+        for case in cases:
+            if case.id not in done:
+                done[case.id] = run_case(rag, case)
+                out.write(json.dumps(done[case.id]) + "\n")
+                out.flush()
+    return [done[c.id] for c in cases]

@@ -1,0 +1,93 @@
+"""What kind of answer a question expects, and whether a sentence holds one.
+
+"How long ..." expects a duration, "when ..." a date, "how much ..." an amount, "who ..."
+a person or a role, "is/does/can ..." a yes or a no. A sentence that answers a "how long"
+question but names no duration rarely answers it: the answerability decision reads this.
+
+    >>> expected_type("How long do we keep customer PII?")
+    'duration'
+    >>> holds_type("duration", "PII is kept for three (3) years.", "How long is PII kept?")
+    True
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragcite.text.words import words
+
+_NUMBER_WORDS = (
+    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    "fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
+    "eighty|ninety|hundred|thousand|million|billion|trillion|dozen|half|several|few"
+)
+_NUMBER = rf"(?:\d[\d,.]*|(?:{_NUMBER_WORDS}))"
+_UNIT = r"(?:second|minute|hour|day|week|fortnight|month|quarter|year|decade|century|centuries)"
+_MONTHS = (
+    "january|february|march|april|may|june|july|august|september|october|november|"
+    "december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
+_WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_PATTERNS = {
+    "duration": re.compile(rf"\b{_NUMBER}[\s-]+(?:\(\d+\)\s+)?{_UNIT}s?\b|\b{_UNIT}s?\b", re.I),
+    "date": re.compile(
+        rf"\b(?:1[0-9]{{3}}|20[0-9]{{2}})s?\b|\b(?:{_MONTHS})\b|\b(?:{_WEEKDAYS})\b|"
+        r"\b\d{1,2}(?:st|nd|rd|th)\b|\bcentur(?:y|ies)\b|\b(?:annually|daily|weekly|monthly|"
+        r"quarterly|yearly|before|after|until|within|during|since|ago)\b",
+        re.I,
+    ),
+    "amount": re.compile(
+        rf"[$€£¥]\s?\d|\b\d[\d,.]*\s?%|\bpercent\b|\b{_NUMBER}\b|\b(?:no|none|all|every)\b",
+        re.I,
+    ),
+}
+_ROLE = re.compile(
+    r"\b(?:officer|manager|director|team|department|head|lead|owner|president|chair|"
+    r"committee|board|staff|employee|administrator|admin|king|queen|duke|emperor|"
+    r"minister|leader|founder|author|company|government|council|group|who)s?\b",
+    re.I,
+)
+_YES_NO_START = {
+    "is", "are", "was", "were", "do", "does", "did", "can", "could", "will", "would",
+    "should", "shall", "has", "have", "had", "must", "may", "am",
+}  # fmt: skip
+TYPES = ("duration", "date", "amount", "person", "place", "yesno", "other")
+
+
+def expected_type(question: str) -> str:
+    """One of TYPES: the kind of answer `question` asks for."""
+    q = " ".join(words(question))
+    first = q.split(" ", 1)[0] if q else ""
+    checks = (
+        ("duration", r"\bhow long\b|\bhow many (?:days|weeks|months|years|hours|minutes)\b"),
+        ("date", r"\bwhen\b|\bwhat (?:year|date|day|month|time|century|decade)\b|\bwhich "
+         r"(?:year|date|day|month|century|decade)\b|\bhow often\b|\bby what date\b"),
+        ("amount", r"\bhow (?:much|many|old|far|large|big|high|tall|fast|often)\b|\bwhat "
+         r"(?:percentage|percent|amount|number|share|size|cost|price|rate)\b"),
+        ("person", r"\bwho\b|\bwhom\b|\bwhose\b"),
+        ("place", r"\bwhere\b|\bwhat (?:country|city|region|place)\b"),
+    )  # fmt: skip
+    for kind, pattern in checks:
+        if re.search(pattern, q):
+            return kind
+    if first in _YES_NO_START:
+        return "yesno"
+    return "other"
+
+
+def _new_proper_noun(sentence: str, question: str) -> bool:
+    """A capitalised word (not the sentence's first) that the question does not use."""
+    asked = set(words(question))
+    tokens = re.findall(r"[^\W\d_][\w'’-]*", sentence)
+    return any(t[0].isupper() and t.casefold() not in asked for t in tokens[1:])
+
+
+def holds_type(kind: str, sentence: str, question: str) -> bool:
+    """True when `sentence` contains an answer of kind `kind` (always for yesno/other)."""
+    if kind in _PATTERNS:
+        return bool(_PATTERNS[kind].search(sentence))
+    if kind == "person":
+        return _new_proper_noun(sentence, question) or bool(_ROLE.search(sentence))
+    if kind == "place":
+        return _new_proper_noun(sentence, question)
+    return True
