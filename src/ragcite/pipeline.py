@@ -307,10 +307,9 @@ class Ragcite:
             flags += [flag("generation_failed", reason=attempt.error), flag("degraded_to_sources")]
             return asked.unanswerable(chunks, flags, text=DEGRADED_TEXT)
         draft, gate = attempt.draft, attempt.gate
-        if (
-            not draft.answerable
-            or (not draft.claims and not gate.flags)
-            or not self.answerability.answers(asked.query, gate.claims, chunks, asked.timings)
+        drafted = draft.answerable and bool(draft.claims or gate.flags)
+        if not drafted or not self.answerability.answers(
+            asked.query, gate.claims, chunks, asked.timings
         ):
             return asked.unanswerable(chunks, [*flags, flag("not_answerable"), *gate.source_flags])
         flags += [*gate.flags, *gate.source_flags]
