@@ -6,7 +6,7 @@ from pathlib import Path
 
 from ragcite.config import load_settings
 from ragcite.pipeline import Ragcite
-from ragcite.trace import EMPTY_STORE_TEXT
+from ragcite.trace import EMPTY_STORE_TEXT, progress_hook
 
 
 def test_the_trace_holds_each_stage_of_the_answer(demo_rag: Ragcite) -> None:
@@ -51,3 +51,21 @@ def test_an_empty_store_has_no_rankings(tmp_path: Path) -> None:
     rag.close()
     assert trace.response.answer_text == EMPTY_STORE_TEXT
     assert trace.retrieved is None and trace.reranked == [] and trace.final is None
+
+
+def test_the_progress_hook_hears_each_claim_pass_the_gate(demo_rag: Ragcite) -> None:
+    heard: list[tuple[str, int]] = []
+    token = progress_hook.set(lambda stage, count: heard.append((stage, count)))
+    try:
+        trace = demo_rag.ask_traced("How long are database backups retained? (progress)")
+    finally:
+        progress_hook.reset(token)
+    assert trace.final is not None
+    gate = trace.final.gate
+    passed = sum(c.verified for c in gate.claims)
+    assert passed > 0
+    assert heard == [
+        ("passages", len(trace.reranked)),
+        ("checking", len(trace.final.draft.claims)),
+        *[("verified", i) for i in range(1, passed + 1)],
+    ]

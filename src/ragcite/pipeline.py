@@ -59,7 +59,6 @@ from ragcite.trace import (
     timed,
 )
 from ragcite.verify.answerability import AnswerabilityGate
-from ragcite.verify.gate import verify_answer
 from ragcite.verify.support import SupportChecker
 
 
@@ -337,14 +336,8 @@ class Ragcite:
                 draft = generator.generate(asked.query, chunks, violations=violations)
             except UnusableOutputError as exc:  # a bad answer, unlike an unreachable server
                 return asked.attempted(Attempt(error=str(exc)))
-        asked.report("checking", len(draft.claims))
         with timed(timings, "verify" + step):
-            gate = verify_answer(
-                draft,
-                chunks,
-                support_checker=self.support_checker,
-                policy=self.settings.gate.policy,
-            )
+            gate = asked.verify(draft, chunks, self.support_checker, self.settings.gate.policy)
         with timed(timings, "score" + step):
             scored = score_answer(
                 gate.claims,

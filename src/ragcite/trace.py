@@ -12,6 +12,7 @@ rankings, drafts and gate results in it, so it measures exactly what `ask` did.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -32,7 +33,8 @@ from ragcite.models import (
 from ragcite.retrieve.hybrid import RetrievalResult
 from ragcite.score.confidence import ScoredAnswer
 from ragcite.score.reasons import NO_ANSWER_REASON
-from ragcite.verify.gate import GateResult
+from ragcite.verify.gate import GateResult, Policy, verify_answer
+from ragcite.verify.support import SupportChecker
 
 NOT_FOUND_TEXT = "I couldn't find this in the documents; closest material:"
 DEGRADED_TEXT = (
@@ -43,9 +45,10 @@ NEAREST_SOURCES = 3
 MAX_QUERY_CHARS = 2000
 
 Progress = Callable[[str, int], None]
-# Who hears how far an ask has come ("passages", 6), ("checking", 3); set by a caller that
-# shows progress (the server's /ask/stream), None elsewhere. A context variable, so the
-# pipeline's signatures stay as they are.
+# Who hears how far an ask has come ("passages", 6), ("checking", 3), then ("verified", 1),
+# ("verified", 2)… as each claim passes the gate; set by a caller that shows progress (the
+# server's /ask/stream), None elsewhere. A context variable, so the pipeline's signatures
+# stay as they are.
 progress_hook: ContextVar[Progress | None] = ContextVar("ragcite_progress", default=None)
 
 
@@ -100,6 +103,26 @@ class AskRecord:
         hook = progress_hook.get()
         if hook is not None:
             hook(stage, count)
+
+    def verify(
+        self,
+        draft: DraftAnswer,
+        chunks: list[SourceChunk],
+        support_checker: SupportChecker | None,
+        policy: Policy,
+    ) -> GateResult:
+        """The gate's result for `draft`; the `progress_hook` hears `checking` (the claims
+        to check), then `verified` (how many have passed so far) as each claim passes."""
+        self.report("checking", len(draft.claims))
+        passed = itertools.count(1)
+
+        def checked(claim: CitedClaim) -> None:
+            if claim.verified:
+                self.report("verified", next(passed))
+
+        return verify_answer(
+            draft, chunks, support_checker=support_checker, policy=policy, on_claim=checked
+        )
 
     def attempted(self, attempt: Attempt) -> Attempt:
         self.attempts.append(attempt)

@@ -85,10 +85,16 @@ def test_stream_reports_its_stages_with_counts_before_the_claims(client: TestCli
     events = _events(client, {"query": PII + " (stages)"})  # new wording: not from the cache
     kinds = [kind for kind, _ in events]
     stages = [data for kind, data in events if kind == "stage"]
-    assert [s["stage"] for s in stages] == ["searching", "passages", "checking"]
     final = events[-1][1]
+    verified = [s["count"] for s in stages[3:]]
+    assert [s["stage"] for s in stages] == ["searching", "passages", "checking"] + [
+        "verified"
+    ] * len(verified)
     assert stages[1]["count"] >= len(final["sources"]) > 0
     assert stages[2]["count"] >= len(final["claims"]) > 0
+    # each verified claim was reported as it passed the gate, before any claim event
+    assert verified == list(range(1, len(verified) + 1))
+    assert len(verified) == sum(c["verified"] for c in final["claims"]) > 0
     assert kinds.index("stage") < kinds.index("answer")
     assert max(i for i, k in enumerate(kinds) if k == "stage") < kinds.index("claim")
     assert events[0][1]["question"] == events[0][1]["query"] == PII + " (stages)"

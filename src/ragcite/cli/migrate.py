@@ -15,7 +15,10 @@ from ragcite.index.store import NewVersion
 @click.command()
 @click.option("--from", "source", required=True, metavar="PATH|URL", help="The store to read.")
 @click.option("--to", "target", required=True, metavar="PATH|URL", help="The store to fill.")
-@click.option("--corpus", help="Only this corpus (feedback is copied only without it).")
+@click.option(
+    "--corpus",
+    help="Only this corpus (feedback, saved answers and tombstones are copied only without it).",
+)
 @click.option(
     "--append",
     is_flag=True,
@@ -25,8 +28,9 @@ from ragcite.index.store import NewVersion
 @click.pass_obj
 def migrate(app: AppContext, source: str, target: str, corpus: str | None, append: bool) -> None:
     """Copy every document version (status, metadata, text, pages, chunks and vectors, so
-    nothing is re-embedded) and the feedback from one store to another, then check the
-    counts. E.g. ragcite migrate --from ~/hr.db --to postgresql://rag@db/hr"""
+    nothing is re-embedded), the feedback, saved answers, tombstones of erased documents
+    and corpus access groups from one store to another, then check the counts.
+    E.g. ragcite migrate --from ~/hr.db --to postgresql://rag@db/hr"""
     if source == target:
         raise InputError(f"--from and --to are the same store ({shown_store(source)})")
     reading = existing_store(source)
@@ -60,7 +64,9 @@ def migrate(app: AppContext, source: str, target: str, corpus: str | None, appen
     click.echo(
         f"{report.versions_added} versions copied ({report.chunks_added} chunks, vectors "
         f"included), {report.versions_skipped} already there; {report.feedback_added} "
-        f"feedback records copied → {shown_store(target)}\n"
+        f"feedback records copied, {report.answers_added} saved answers "
+        f"({report.answers_skipped} already there), {report.tombstones_added} tombstones, "
+        f"{report.corpora_access_set} corpus access lists → {shown_store(target)}\n"
         f"counts checked: {counts.documents} documents, {counts.versions} versions, "
         f"{counts.chunks} chunks"
     )

@@ -173,6 +173,11 @@ class ErasingStore(Protocol):
         """Every erased document's tombstone, most recently erased first."""
         ...
 
+    def keep_tombstone(self, tombstone: Tombstone) -> bool:
+        """Record a tombstone made elsewhere (`ragcite migrate`), keeping its time; False
+        (and nothing changes) when the store already holds one for that document."""
+        ...
+
 
 def answers_store(store: object) -> AnswerStore:
     """The saved-answer store kept next to `store` (its `answers` attribute)."""

@@ -3,8 +3,10 @@
 Every version goes over exactly as stored (`Store.export_versions`): status, supersession,
 metadata, text, pages, chunks and their vectors, bit for bit, so nothing is re-embedded and
 the target answers searches exactly as the source did. Each document's versions are
-written in one transaction. Feedback goes too (when the whole collection is copied),
-each record keeping its time.
+written in one transaction. Feedback, saved answers and the tombstones of erased
+documents go too (when the whole collection is copied), each keeping its time, and the
+corpus access groups (copy_records.py). A copy that would bring back an erased document
+is refused before anything is written.
 
 A target that already holds documents is refused, unless `append`: then a version the
 target holds with the same content hash is skipped (so a second run copies nothing), a
@@ -23,6 +25,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ragcite.errors import StoreError
+from ragcite.index.copy_records import (
+    check_erasures,
+    copy_corpus_access,
+    copy_saved_answers,
+    copy_tombstones,
+)
 from ragcite.index.feedback import FeedbackRecord, FeedbackStore
 from ragcite.index.store import NewVersion, Store, StoreCounts, StoreWriter
 from ragcite.models import DocumentStatus
@@ -38,6 +46,10 @@ class CopyReport:
     feedback_added: int
     feedback_skipped: int
     counts: StoreCounts
+    answers_added: int = 0
+    answers_skipped: int = 0
+    tombstones_added: int = 0
+    corpora_access_set: int = 0
 
 
 @dataclass
@@ -67,14 +79,16 @@ def copy_collection(
     append: bool = False,
     on_version: Callable[[NewVersion], None] | None = None,
 ) -> CopyReport:
-    """Copy every version (only `corpus`'s when given) and the feedback from `source` to
-    `target`; `on_version` is called after each version is read."""
+    """Copy every version (only `corpus`'s when given), the feedback, saved answers,
+    tombstones and corpus access groups from `source` to `target`; `on_version` is called
+    after each version is read."""
     before = target.counts()
     if not append and target.list_documents():
         raise StoreError(
             f"the target store already holds {before.documents} documents; migrate into an "
             "empty store, or pass --append to add only the versions it lacks"
         )
+    check_erasures(source, target)
     tally = _Tally()
     versions = source.export_versions(corpus)
     for _, group in itertools.groupby(versions, key=lambda v: v.document.document_id):
@@ -84,11 +98,22 @@ def copy_collection(
                 _copy_version(writer, version, tally)
                 if on_version is not None:
                     on_version(version)
-    feedback = (0, 0) if corpus is not None else _copy_feedback(source, target)
+    whole = corpus is None
+    feedback = _copy_feedback(source, target) if whole else (0, 0)
+    answers = copy_saved_answers(source, target) if whole else (0, 0)
+    tombstones = copy_tombstones(source, target) if whole else 0
+    access = copy_corpus_access(source, target, corpus)
     after = target.counts()
     _check_counts(source, target, corpus, tally, before, after, fresh=not append)
     return CopyReport(
-        tally.added, tally.skipped, tally.chunks_added, feedback[0], feedback[1], after
+        tally.added,
+        tally.skipped,
+        tally.chunks_added,
+        *feedback,
+        after,
+        *answers,
+        tombstones,
+        access,
     )
 
 

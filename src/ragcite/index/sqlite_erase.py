@@ -64,6 +64,23 @@ def tombstones(db: SQLiteDatabase) -> list[Tombstone]:
     ]
 
 
+def keep_tombstone(db: SQLiteDatabase, tombstone: Tombstone) -> bool:
+    with db.transaction() as conn:
+        return (
+            conn.execute(
+                "INSERT OR IGNORE INTO tombstones (document_id, title, erased_at, erased_by) "
+                "VALUES (?,?,?,?)",
+                (
+                    tombstone.document_id,
+                    tombstone.title,
+                    tombstone.erased_at.astimezone(UTC).isoformat(),
+                    tombstone.erased_by,
+                ),
+            ).rowcount
+            == 1
+        )
+
+
 def _redact_saved_answers(conn: sqlite3.Connection, document_id: str) -> int:
     rows = conn.execute(
         "SELECT answer_id, response_json FROM saved_answers WHERE answer_id IN "

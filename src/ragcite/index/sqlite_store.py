@@ -36,7 +36,7 @@ from ragcite.index.sqlite_answers import SQLiteAnswerStore
 from ragcite.index.sqlite_cache import SQLiteAnswerCache
 from ragcite.index.sqlite_corpus_access import SQLiteCorpusAccess
 from ragcite.index.sqlite_db import SQLiteDatabase, bump_generation, stored_dimension
-from ragcite.index.sqlite_erase import erase_document, tombstones
+from ragcite.index.sqlite_erase import erase_document, keep_tombstone, tombstones
 from ragcite.index.sqlite_feedback import SQLiteFeedbackStore
 from ragcite.index.sqlite_filters import filter_sql, readable_sql
 from ragcite.index.sqlite_keys import SQLiteKeyStore
@@ -135,6 +135,9 @@ class SQLiteStore:
 
     def tombstones(self) -> list[Tombstone]:
         return tombstones(self._db)
+
+    def keep_tombstone(self, tombstone: Tombstone) -> bool:
+        return keep_tombstone(self._db, tombstone)
 
     def mark_verified(self, document_id: str, when: datetime) -> Document:
         with self._db.transaction() as db:

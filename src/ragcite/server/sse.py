@@ -2,8 +2,10 @@
 `answer` pieces, each `claim`, `response`.
 
 Stages arrive as the pipeline reaches them: `searching`, then `passages` (with `count`,
-the passages found) and `checking` (with `count`, the claims the gate is checking); a
-cached answer skips them. Claims arrive only after the gate has verified them; each
+the passages found), `checking` (with `count`, the claims the gate is checking) and a
+`verified` stage as each claim passes the gate (`count`: how many have passed so far; a
+retried draft starts again at `checking`); a cached answer skips them. The claims
+themselves arrive once the answer is scored and final; each
 carries its citations by stable chunk ID, so a page's markers never renumber when the
 final response lands. An error after the stream began arrives as an `error` event with
 problem details.

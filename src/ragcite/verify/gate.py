@@ -16,6 +16,7 @@ violation (for the retry prompt); the `strict` policy also removes what failed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -61,14 +62,18 @@ def verify_answer(
     *,
     support_checker: SupportChecker | None = None,
     policy: Policy = "annotate",
+    on_claim: Callable[[CitedClaim], None] | None = None,
 ) -> GateResult:
-    """Check every claim of `draft` against the retrieved `chunks`."""
+    """Check every claim of `draft` against the retrieved `chunks`, one at a time;
+    `on_claim` hears each claim kept as soon as it is checked (verified or not)."""
     gate = _Gate(chunks, support_checker, policy)
     kept: list[CitedClaim] = []
     for number, draft_claim in enumerate(draft.claims, start=1):
         claim = gate.check_claim(number, draft_claim)
         if claim is not None:
             kept.append(claim)
+            if on_claim is not None:
+                on_claim(claim)
     answer_text = draft.answer_text.strip() or " ".join(c.claim_text for c in kept)
     if policy == "strict":
         answer_text = " ".join(c.claim_text for c in kept)

@@ -8,7 +8,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from ragcite.errors import NotFoundError
-from ragcite.index.answers import ERASED_TEXT, answers_store, erasing_store, saved_answer_of
+from ragcite.index.answers import (
+    ERASED_TEXT,
+    Tombstone,
+    answers_store,
+    erasing_store,
+    saved_answer_of,
+)
 from ragcite.index.feedback import FeedbackStore
 from ragcite.index.indexer import store_version
 from ragcite.index.store import SearchFilters, Store
@@ -145,3 +151,13 @@ def test_feedback_keeps_the_key_name(store: Store, feedback: FeedbackStore) -> N
     assert given.key_name == "hr-bot"
     assert feedback.list_feedback()[0].key_name == "hr-bot"
     assert feedback.add_feedback("q", "helpful").key_name is None
+
+
+def test_keep_tombstone_records_one_made_elsewhere_once(store: Store) -> None:
+    erasing = erasing_store(store)
+    when = datetime(2026, 2, 3, 4, 5, 6, 789012, tzinfo=UTC)
+    made = Tombstone("old-policy", "Old policy", when, "key:admin")
+    assert erasing.keep_tombstone(made) is True
+    later = Tombstone("old-policy", "Renamed", when + timedelta(days=1), "cli (someone)")
+    assert erasing.keep_tombstone(later) is False  # the first one stays as it was
+    assert erasing.tombstones() == [made]

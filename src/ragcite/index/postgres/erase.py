@@ -75,6 +75,16 @@ def tombstones(db: PostgresDatabase) -> list[Tombstone]:
     ]
 
 
+def keep_tombstone(db: PostgresDatabase, tombstone: Tombstone) -> bool:
+    with db.transaction() as conn:
+        added = conn.execute(
+            "INSERT INTO ragcite_tombstones (document_id, title, erased_at, erased_by) "
+            "VALUES (%s,%s,%s,%s) ON CONFLICT (document_id) DO NOTHING",
+            (tombstone.document_id, tombstone.title, tombstone.erased_at, tombstone.erased_by),
+        ).rowcount
+    return added == 1
+
+
 def _redact_saved_answers(conn: psycopg.Connection[Any], document_id: str) -> int:
     rows = conn.execute(
         "SELECT answer_id, response_json FROM ragcite_saved_answers WHERE answer_id IN "

@@ -111,6 +111,9 @@ class PostgresStore:
     def tombstones(self) -> list[Tombstone]:
         return erase.tombstones(self._db)
 
+    def keep_tombstone(self, tombstone: Tombstone) -> bool:
+        return erase.keep_tombstone(self._db, tombstone)
+
     def mark_verified(self, document_id: str, when: datetime) -> Document:
         with self._db.transaction() as conn:
             found = conn.execute(

@@ -109,7 +109,8 @@ function onEvent(event, data) {
   }
 }
 
-// The pipeline's own stages: searching → 6 passages found → writing → checking 3 claims.
+// The pipeline's own stages: searching → 6 passages found → writing → checking 3 claims →
+// 1 of 3 verified, 2 of 3… as each claim passes the gate.
 function onStage({ stage: name, count }) {
   if (name === "searching") {
     stage("search", "Searching the documents…");
@@ -119,6 +120,8 @@ function onStage({ stage: name, count }) {
   } else if (name === "checking") {
     streamed.checking = count;
     stage("check", `Checking ${plural(count, "claim", "claims")} against the quoted words…`);
+  } else if (name === "verified") {
+    stage("check", `Checking the quotes: ${count} of ${streamed.checking} claims verified`);
   }
 }
 
