@@ -14,7 +14,7 @@ from ragcite.pipeline import Ragcite
 from ..lifecycle.test_recheck import QUESTION, new_policy_version
 from .test_cli import run
 
-GAP = "When is this year's company holiday party?"
+GAP = "How many days of paid leave do I get for jury duty?"
 
 
 def _ask_saved(store: Path, question: str) -> str:
