@@ -68,8 +68,8 @@ def test_documents_erase_leaves_a_tombstone(demo_store_path: Path) -> None:
 def test_report_feedback_groups_and_exports(demo_store_path: Path, tmp_path: Path) -> None:
     for wording in (
         GAP,
-        "when is this year's company holiday party",
-        "When is this year's company holiday party ?",
+        "how many days of paid leave do i get for jury duty",
+        "How many days of paid leave do I get for jury duty ?",
     ):
         _ask_saved(demo_store_path, wording)
     rag = Ragcite.open(load_settings(store_path=demo_store_path))
