@@ -36,12 +36,16 @@ _MARKER = re.compile(
     ),
     re.IGNORECASE,
 )
+# Every marker starts with one of these: a text without them has none (the cheap check).
+_MARKER_START = re.compile(r"[\[(\u3010^\u00b9\u00b2\u00b3\u2070\u2074-\u2079]")
 _SPACE_BEFORE_PUNCTUATION = re.compile(r"[ \t]+([.,;:!?])")
 _SPACES = re.compile(r"[ \t]{2,}")
 
 
 def strip_citation_markers(text: str) -> str:
     """`text` without citation markers; unchanged when it has none."""
+    if _MARKER_START.search(text) is None:
+        return text
     stripped, count = _MARKER.subn(" ", text)
     if not count:
         return text

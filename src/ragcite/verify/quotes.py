@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from ragcite.models import QuoteStatus
 from ragcite.text.words import has_words, word_spans, words
 from ragcite.verify.markers import strip_citation_markers
-from ragcite.verify.normalize import normalize, normalize_with_map
+from ragcite.verify.normalize import find_normalized, has_broken_words, normalize
 
 _ELLIPSIS = re.compile(r"\s*(?:\.\.\.|\u2026|\[\.\.\.\]|\[…\])\s*")
 _TRIM = " \t\n\"'“”‘’«»"
@@ -52,17 +52,11 @@ def locate_quote(quote: str, text: str) -> QuoteMatch:
     if at >= 0:
         return QuoteMatch(QuoteStatus.EXACT, at, at + len(quote))
     needle = normalize(quote)
-    at, haystack = -1, None
     # The source may break a word across lines ("reten-\ntion"); the quote will not.
-    for join in (False, True) if "-" in text else (False,):
-        # The offset map is built only for a text that holds the quote.
-        if needle in normalize(text, join_broken_words=join):
-            haystack = normalize_with_map(text, join_broken_words=join)
-            at = haystack.text.find(needle)
-            break
-    if haystack is not None and at >= 0:
-        start, end = haystack.original_span(at, at + len(needle))
-        return QuoteMatch(QuoteStatus.NORMALIZED, start, end)
+    for join in (False, True) if has_broken_words(text) else (False,):
+        span = find_normalized(text, needle, join_broken_words=join)
+        if span is not None:
+            return QuoteMatch(QuoteStatus.NORMALIZED, *span)
     match = _word_sequence_match(quote, text)
     bare = strip_citation_markers(quote)
     if match.found or bare == quote:
@@ -76,7 +70,8 @@ def locate_quote(quote: str, text: str) -> QuoteMatch:
 
 
 def _word_sequence_match(quote: str, text: str) -> QuoteMatch:
-    parts = [p for p in _ELLIPSIS.split(quote) if has_words(p)]
+    elided = "..." in quote or "\u2026" in quote  # every elision holds one of these
+    parts = [p for p in (_ELLIPSIS.split(quote) if elided else [quote]) if has_words(p)]
     if len(parts) > 1 and any(len(words(p)) < _MIN_PART_WORDS for p in parts):
         return NOT_FOUND
     folded = text.casefold()
