@@ -71,19 +71,19 @@ def locate_quote(quote: str, text: str) -> QuoteMatch:
 
 def _word_sequence_match(quote: str, text: str) -> QuoteMatch:
     elided = "..." in quote or "\u2026" in quote  # every elision holds one of these
-    parts = [p for p in (_ELLIPSIS.split(quote) if elided else [quote]) if has_words(p)]
-    if len(parts) > 1 and any(len(words(p)) < _MIN_PART_WORDS for p in parts):
+    parts = [words(p) for p in (_ELLIPSIS.split(quote) if elided else [quote]) if has_words(p)]
+    if len(parts) > 1 and any(len(p) < _MIN_PART_WORDS for p in parts):
         return NOT_FOUND
     folded = text.casefold()
-    if any(w not in folded for p in parts for w in words(p)):  # cheap: a word is missing
+    if any(w not in folded for p in parts for w in p):  # cheap: a word is missing
         return NOT_FOUND
     text_words = word_spans(text)
+    tokens = [w for w, _, _ in text_words]
     position = 0
     span_start: int | None = None
     span_end = 0
-    for part in parts:
-        part_words = words(part)
-        hit = _find_run(text_words, part_words, position)
+    for part_words in parts:
+        hit = _find_run(tokens, part_words, position)
         if hit is None:
             return NOT_FOUND
         first, last = hit
@@ -93,11 +93,15 @@ def _word_sequence_match(quote: str, text: str) -> QuoteMatch:
     return QuoteMatch(QuoteStatus.FUZZY, span_start, span_end)
 
 
-def _find_run(
-    text_words: list[tuple[str, int, int]], words: list[str], start: int
-) -> tuple[int, int] | None:
+def _find_run(tokens: list[str], words: list[str], start: int) -> tuple[int, int] | None:
+    """The first run of `words` in `tokens` at or after `start`: (first, last) index."""
     n = len(words)
-    for i in range(start, len(text_words) - n + 1):
-        if all(text_words[i + j][0] == words[j] for j in range(n)):
-            return i, i + n - 1
-    return None
+    at = start
+    while True:
+        try:  # list.index scans in C for the run's first word
+            at = tokens.index(words[0], at, len(tokens) - n + 1)
+        except ValueError:
+            return None
+        if tokens[at : at + n] == words:
+            return at, at + n - 1
+        at += 1
