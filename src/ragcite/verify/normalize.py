@@ -160,10 +160,10 @@ def find_normalized(
     lowered, in_place = _fold(text, join_broken_words=join_broken_words)
     if not needle:
         return None
-    if in_place and not needle[0].isspace() and not needle[-1].isspace():
-        if _regular_spaces(lowered):  # normalised, it is `lowered` itself
-            at = lowered.find(needle)
-            return None if at < 0 else (at, at + len(needle))
+    edges_kept = not needle[0].isspace() and not needle[-1].isspace()
+    if in_place and edges_kept and _regular_spaces(lowered):  # normalised, it is `lowered`
+        at = lowered.find(needle)
+        return None if at < 0 else (at, at + len(needle))
     # Each run of the needle between spaces lies inside one word of the text.
     if max(needle.split(" "), key=len) not in lowered:
         return None

@@ -51,12 +51,28 @@ def locate_quote(quote: str, text: str) -> QuoteMatch:
     at = text.find(quote)
     if at >= 0:
         return QuoteMatch(QuoteStatus.EXACT, at, at + len(quote))
+    return _locate_inexact(quote, text)
+
+
+def _surely_absent(quote: str, text: str) -> bool:
+    """True when no check can find `quote`: in plain ASCII text with no word broken across
+    lines, every match (normalized, fuzzy, without its markers) needs each word of the
+    quote without its markers somewhere in the lower-cased text, and one is missing."""
+    if not text.isascii() or has_broken_words(text):
+        return False
+    lowered = text.lower()
+    return any(w not in lowered for w in words(strip_citation_markers(quote)))
+
+
+def _locate_inexact(quote: str, text: str) -> QuoteMatch:
     needle = normalize(quote)
     # The source may break a word across lines ("reten-\ntion"); the quote will not.
     for join in (False, True) if has_broken_words(text) else (False,):
         span = find_normalized(text, needle, join_broken_words=join)
         if span is not None:
             return QuoteMatch(QuoteStatus.NORMALIZED, *span)
+    if _surely_absent(quote, text):  # skips the word scan and the retry without markers
+        return NOT_FOUND
     match = _word_sequence_match(quote, text)
     bare = strip_citation_markers(quote)
     if match.found or bare == quote:
