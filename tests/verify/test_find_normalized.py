@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
 
 from ragcite.text.words import WORD, words
-from ragcite.verify.normalize import _normalize_each_char, find_normalized, normalize
+from ragcite.verify.normalize import (
+    _BMP_END,
+    _lower_growing,
+    _normalize_each_char,
+    find_normalized,
+    normalize,
+)
 
 ALPHABET = [*"abcXYZ .,-\n\t`", "\u00a0", "\u2019", "\u201c", "\u2014", "\u2026", "ß", "İ"]
 ALPHABET += ["\ufb01", "\u00ad", "\u200b", "\u2009", "É", "  ", "-\n", "ab", "ca", " b"]
@@ -54,3 +61,13 @@ def test_a_character_that_lowers_to_two_keeps_the_offsets_aligned() -> None:
     # "İ" lowers to "i" and a combining dot: both map back to it, the rest stays in place.
     assert find_normalized("\u0130 Kept  for", "kept for") == (2, 11)
     assert _reference("\u0130 Kept  for", "kept for", False) == (2, 11)
+
+
+def test_folding_in_stretches_matches_folding_each_character() -> None:
+    assert all(len(chr(c).casefold()) == 1 for c in range(_BMP_END, sys.maxunicode + 1))
+    rng = random.Random(2)
+    alphabet = list("aBß İŉﬀΣς\u1e9e xY")
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 20)))
+        expected = "".join(c.casefold() if len(c.casefold()) == 1 else c.lower() for c in text)
+        assert _lower_growing(text) == expected, repr(text)

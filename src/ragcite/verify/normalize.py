@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from itertools import islice
 
 import numpy as np
@@ -208,9 +209,31 @@ def _fold(text: str, *, join_broken_words: bool) -> tuple[str, bool]:
         folded = folded.replace("\u2026", "...")
     lowered = folded.casefold()
     if len(lowered) != len(folded):  # as in `_normalize_each_char`: lower() where casefold grows
-        lowered = "".join(c.casefold() if len(c.casefold()) == 1 else c.lower() for c in folded)
-        in_place = False
+        lowered, in_place = _lower_growing(folded), False
     return lowered, in_place
+
+
+def _lower_growing(text: str) -> str:
+    """`text` case-folded, except that a character whose case-folded form is longer is
+    lowered instead (one pass per stretch between such characters, not per character)."""
+    pieces: list[str] = []
+    last = 0
+    for match in _growing_chars().finditer(text):
+        pieces += [text[last : match.start()].casefold(), match.group().lower()]
+        last = match.end()
+    pieces.append(text[last:].casefold())
+    return "".join(pieces)
+
+
+_BMP_END = 0x10000
+
+
+@cache
+def _growing_chars() -> re.Pattern[str]:
+    """The characters whose case-folded form is longer than one ("ß", "ŉ", "ﬀ"): all in the
+    Basic Multilingual Plane (a test holds that for the Unicode data Python ships)."""
+    grows = [chr(c) for c in range(_BMP_END) if len(chr(c).casefold()) > 1]
+    return re.compile("[" + "".join(re.escape(c) for c in grows) + "]")
 
 
 def _regular_spaces(text: str) -> bool:
