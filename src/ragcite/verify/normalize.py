@@ -83,8 +83,10 @@ def normalize_with_map(text: str, *, join_broken_words: bool = False) -> Normali
     if "\u2026" in folded:
         folded = folded.replace("\u2026", "...")
     lowered = folded.casefold()
-    if len(lowered) != len(folded):  # some character case-folds to more than one
-        return _normalize_each_char(text, join_broken_words=join_broken_words)
+    if len(lowered) != len(folded):  # some character case-folds to more than one: lower it
+        lowered = _lower_growing(folded)
+        if len(lowered) != len(folded):  # and it lowers to two ("İ")
+            return _normalize_each_char(text, join_broken_words=join_broken_words)
     origin = _collapsed_origin(lowered)
     resizing = list(_RESIZING_CHARS.finditer(text))
     if resizing:  # where each original character went in `folded`
