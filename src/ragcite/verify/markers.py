@@ -36,14 +36,27 @@ _MARKER = re.compile(
     ),
     re.IGNORECASE,
 )
+# How each kind of marker starts: a text with none of these has no marker (the cheap check).
+_PAREN_MARKER_START = re.compile(rf"\(\s*{_PREFIX}", re.IGNORECASE)
+_SUPERSCRIPT = re.compile(r"[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]")
 _SPACE_BEFORE_PUNCTUATION = re.compile(r"[ \t]+([.,;:!?])")
 _SPACES = re.compile(r"[ \t]{2,}")
 
 
 def strip_citation_markers(text: str) -> str:
     """`text` without citation markers; unchanged when it has none."""
+    if not _may_hold_marker(text):
+        return text
     stripped, count = _MARKER.subn(" ", text)
     if not count:
         return text
     stripped = _SPACE_BEFORE_PUNCTUATION.sub(r"\1", stripped)
     return _SPACES.sub(" ", stripped).strip()
+
+
+def _may_hold_marker(text: str) -> bool:
+    if "[" in text or "^" in text or "\u3010" in text:
+        return True
+    if "(" in text and _PAREN_MARKER_START.search(text) is not None:
+        return True
+    return not text.isascii() and _SUPERSCRIPT.search(text) is not None

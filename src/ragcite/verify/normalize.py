@@ -10,7 +10,10 @@ gate record where in the *original* chunk a normalised match lies.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import cache
+from itertools import islice
 
 import numpy as np
 
@@ -69,29 +72,41 @@ _RESIZING = frozenset(
     ]
     + ["\u2026"]
 )
-_WHITESPACE = np.array([c for c in range(0x3001) if chr(c).isspace()], dtype=np.uint32)
+# Whether each code point is whitespace; every code point past the table is not.
+_IS_SPACE = np.array([chr(c).isspace() for c in range(0x3002)], dtype=bool)
 
 
 def normalize_with_map(text: str, *, join_broken_words: bool = False) -> NormalizedText:
-    if _RESIZING.isdisjoint(text) and not (join_broken_words and BROKEN_WORD.search(text)):
-        folded = text.translate(_FOLD)
-        lowered = folded.casefold()
-        if len(lowered) == len(folded):  # every character folds to exactly one
-            return _collapse_spaces(lowered)
-    return _normalize_each_char(text, join_broken_words=join_broken_words)
+    if join_broken_words and has_broken_words(text):
+        return _normalize_each_char(text, join_broken_words=True)
+    folded = _FOLDED_CHARS.sub(_fold_char, text)
+    if "\u2026" in folded:
+        folded = folded.replace("\u2026", "...")
+    lowered = folded.casefold()
+    if len(lowered) != len(folded):  # some character case-folds to more than one: lower it
+        lowered = _lower_growing(folded)
+        if len(lowered) != len(folded):  # and it lowers to two ("İ")
+            return _normalize_each_char(text, join_broken_words=join_broken_words)
+    origin = _collapsed_origin(lowered)
+    resizing = list(_RESIZING_CHARS.finditer(text))
+    if resizing:  # where each original character went in `folded`
+        sizes = np.ones(len(text), dtype=np.int64)
+        for match in resizing:
+            sizes[match.start()] = len(_FOLD_CHARS.get(match.group(), "..."))
+        origin = np.repeat(np.arange(len(text)), sizes)[origin]
+    return NormalizedText(" ".join(lowered.split()), tuple(origin.tolist()))
 
 
-def _collapse_spaces(text: str) -> NormalizedText:
-    """`text` (already folded, one character per original one) with each run of whitespace
-    made one space; a space maps to the character after it, as in `_normalize_each_char`."""
+def _collapsed_origin(text: str) -> np.ndarray:
+    """For `text` with each run of whitespace made one space, the index in `text` of each
+    character; a space maps to the character after it, as in `_normalize_each_char`."""
     codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
-    kept = np.flatnonzero(~np.isin(codes, _WHITESPACE))
+    kept = np.flatnonzero(~_IS_SPACE[np.minimum(codes, len(_IS_SPACE) - 1)])
     # Each run of kept characters after the first is preceded by one space.
     run_start = np.ones(len(kept), dtype=bool)
     run_start[1:] = np.diff(kept) > 1
     run_start[:1] = False
-    origin = np.repeat(kept, 1 + run_start.astype(np.int64))
-    return NormalizedText(" ".join(text.split()), tuple(origin.tolist()))
+    return np.repeat(kept, 1 + run_start.astype(np.int64))
 
 
 def _normalize_each_char(text: str, *, join_broken_words: bool) -> NormalizedText:
@@ -117,15 +132,135 @@ def _normalize_each_char(text: str, *, join_broken_words: bool) -> NormalizedTex
                 chars.append(" ")
                 origin.append(index)
                 pending_space = False
-            chars.append(ch.casefold() if len(ch.casefold()) == 1 else ch.lower())
-            origin.append(index)
+            lowered = ch.casefold() if len(ch.casefold()) == 1 else ch.lower()
+            chars.append(lowered)
+            origin.extend([index] * len(lowered))  # "İ" lowers to two characters
     return NormalizedText("".join(chars), tuple(origin))
 
 
 def normalize(text: str, *, join_broken_words: bool = False) -> str:
     """The normalised form of `text` (see the module docstring), without the offset map."""
-    if _RESIZING.isdisjoint(text) and not (join_broken_words and BROKEN_WORD.search(text)):
-        lowered = text.translate(_FOLD).casefold()
-        if len(lowered) == len(text):
-            return " ".join(lowered.split())
-    return normalize_with_map(text, join_broken_words=join_broken_words).text
+    return " ".join(_fold(text, join_broken_words=join_broken_words)[0].split())
+
+
+def has_broken_words(text: str) -> bool:
+    """True when joining words broken across lines would change `text`."""
+    return "\n" in text and BROKEN_WORD.search(text) is not None
+
+
+def find_normalized(
+    text: str, needle: str, *, join_broken_words: bool = False
+) -> tuple[int, int] | None:
+    """The original span of the first `needle` (already normalised) in normalised `text`.
+
+    The same answer as `normalize_with_map(text).text.find(needle)` mapped back through
+    `original_span`; the offset map is built only for a hit in a text where some
+    character does not fold to exactly one.
+
+    >>> find_normalized("Kept  for\n3 Years.", "for 3 years")
+    (6, 17)
+    """
+    lowered, in_place = _fold(text, join_broken_words=join_broken_words)
+    if not needle:
+        return None
+    edges_kept = not needle[0].isspace() and not needle[-1].isspace()
+    if in_place and edges_kept and _regular_spaces(lowered):  # normalised, it is `lowered`
+        at = lowered.find(needle)
+        return None if at < 0 else (at, at + len(needle))
+    # Each run of the needle between spaces lies inside one word of the text.
+    if max(needle.split(" "), key=len) not in lowered:
+        return None
+    haystack = " ".join(lowered.split())
+    at = haystack.find(needle)
+    if at < 0:
+        return None
+    if not in_place:
+        return normalize_with_map(text, join_broken_words=join_broken_words).original_span(
+            at, at + len(needle)
+        )
+    return _origin(lowered, haystack, at), _origin(lowered, haystack, at + len(needle) - 1) + 1
+
+
+_NON_SPACE = re.compile(r"\S+")  # the complement of str.isspace, as str.split uses
+# Whitespace other than the plain space, spelled out (a plain character set is the fastest).
+_OTHER_SPACE = re.compile(
+    "[" + "".join(re.escape(chr(c)) for c in range(0x3001) if chr(c).isspace() and c != 32) + "]"
+)
+_ASCII_OTHER_SPACES = tuple(chr(c) for c in range(128) if chr(c).isspace() and c != 32)
+_FOLD_CHARS: dict[str, str] = {chr(k): v or "" for k, v in _FOLD.items()}
+_FOLDED_CHARS = re.compile("[" + "".join(re.escape(c) for c in _FOLD_CHARS) + "]")
+_RESIZING_CHARS = re.compile("[" + "".join(re.escape(c) for c in sorted(_RESIZING)) + "]")
+
+
+def _fold_char(match: re.Match[str]) -> str:
+    return _FOLD_CHARS[match.group()]
+
+
+def _fold(text: str, *, join_broken_words: bool) -> tuple[str, bool]:
+    """`text` folded and case-folded, whitespace kept; True when each character of `text`
+    became exactly one (so offsets in the result are offsets in `text`)."""
+    if text.isascii() and not (join_broken_words and has_broken_words(text)):
+        # The one ASCII character that folds is the backtick.
+        return (text.replace("`", "'") if "`" in text else text).lower(), True
+    in_place = _RESIZING_CHARS.search(text) is None
+    if join_broken_words and has_broken_words(text):
+        text, in_place = BROKEN_WORD.sub("", text), False
+    # Only the few characters that fold are replaced (cheaper than translating every one).
+    folded = _FOLDED_CHARS.sub(_fold_char, text)
+    if "\u2026" in folded:
+        folded = folded.replace("\u2026", "...")
+    lowered = folded.casefold()
+    if len(lowered) != len(folded):  # as in `_normalize_each_char`: lower() where casefold grows
+        lowered, in_place = _lower_growing(folded), False
+    return lowered, in_place
+
+
+def _lower_growing(text: str) -> str:
+    """`text` case-folded, except that a character whose case-folded form is longer is
+    lowered instead (one pass per stretch between such characters, not per character)."""
+    pieces: list[str] = []
+    last = 0
+    for match in _growing_chars().finditer(text):
+        pieces += [text[last : match.start()].casefold(), match.group().lower()]
+        last = match.end()
+    pieces.append(text[last:].casefold())
+    return "".join(pieces)
+
+
+_BMP_END = 0x10000
+
+
+@cache
+def _growing_chars() -> re.Pattern[str]:
+    """The characters whose case-folded form is longer than one ("ß", "ŉ", "ﬀ"): all in the
+    Basic Multilingual Plane (a test holds that for the Unicode data Python ships)."""
+    grows = [chr(c) for c in range(_BMP_END) if len(chr(c).casefold()) > 1]
+    return re.compile("[" + "".join(re.escape(c) for c in grows) + "]")
+
+
+def _regular_spaces(text: str) -> bool:
+    """True when collapsing whitespace leaves `text` as it is: one space between words."""
+    return (
+        not text.startswith(" ")
+        and not text.endswith(" ")
+        and "  " not in text
+        and (
+            not any(space in text for space in _ASCII_OTHER_SPACES)  # each a fast C scan
+            if text.isascii()
+            else _OTHER_SPACE.search(text) is None
+        )
+    )
+
+
+def _origin(lowered: str, haystack: str, position: int) -> int:
+    """The index in `lowered` of `haystack[position]`, where `haystack` is `lowered` with
+    each run of whitespace made one space (a space maps to the character after it)."""
+    word = haystack.count(" ", 0, position)
+    if haystack[position] == " ":
+        return _word_start(lowered, word + 1)
+    return _word_start(lowered, word) + position - (haystack.rfind(" ", 0, position) + 1)
+
+
+def _word_start(text: str, index: int) -> int:
+    match = next(islice(_NON_SPACE.finditer(text), index, None))
+    return match.start()

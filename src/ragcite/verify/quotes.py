@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from ragcite.models import QuoteStatus
 from ragcite.text.words import has_words, word_spans, words
 from ragcite.verify.markers import strip_citation_markers
-from ragcite.verify.normalize import normalize, normalize_with_map
+from ragcite.verify.normalize import find_normalized, has_broken_words, normalize
 
 _ELLIPSIS = re.compile(r"\s*(?:\.\.\.|\u2026|\[\.\.\.\]|\[…\])\s*")
 _TRIM = " \t\n\"'“”‘’«»"
@@ -51,18 +51,28 @@ def locate_quote(quote: str, text: str) -> QuoteMatch:
     at = text.find(quote)
     if at >= 0:
         return QuoteMatch(QuoteStatus.EXACT, at, at + len(quote))
+    return _locate_inexact(quote, text)
+
+
+def _surely_absent(quote: str, text: str) -> bool:
+    """True when no check can find `quote`: in plain ASCII text with no word broken across
+    lines, every match (normalized, fuzzy, without its markers) needs each word of the
+    quote without its markers somewhere in the lower-cased text, and one is missing."""
+    if not text.isascii() or has_broken_words(text):
+        return False
+    lowered = text.lower()
+    return any(w not in lowered for w in words(strip_citation_markers(quote)))
+
+
+def _locate_inexact(quote: str, text: str) -> QuoteMatch:
     needle = normalize(quote)
-    at, haystack = -1, None
     # The source may break a word across lines ("reten-\ntion"); the quote will not.
-    for join in (False, True) if "-" in text else (False,):
-        # The offset map is built only for a text that holds the quote.
-        if needle in normalize(text, join_broken_words=join):
-            haystack = normalize_with_map(text, join_broken_words=join)
-            at = haystack.text.find(needle)
-            break
-    if haystack is not None and at >= 0:
-        start, end = haystack.original_span(at, at + len(needle))
-        return QuoteMatch(QuoteStatus.NORMALIZED, start, end)
+    for join in (False, True) if has_broken_words(text) else (False,):
+        span = find_normalized(text, needle, join_broken_words=join)
+        if span is not None:
+            return QuoteMatch(QuoteStatus.NORMALIZED, *span)
+    if _surely_absent(quote, text):  # skips the word scan and the retry without markers
+        return NOT_FOUND
     match = _word_sequence_match(quote, text)
     bare = strip_citation_markers(quote)
     if match.found or bare == quote:
@@ -76,19 +86,20 @@ def locate_quote(quote: str, text: str) -> QuoteMatch:
 
 
 def _word_sequence_match(quote: str, text: str) -> QuoteMatch:
-    parts = [p for p in _ELLIPSIS.split(quote) if has_words(p)]
-    if len(parts) > 1 and any(len(words(p)) < _MIN_PART_WORDS for p in parts):
+    elided = "..." in quote or "\u2026" in quote  # every elision holds one of these
+    parts = [words(p) for p in (_ELLIPSIS.split(quote) if elided else [quote]) if has_words(p)]
+    if len(parts) > 1 and any(len(p) < _MIN_PART_WORDS for p in parts):
         return NOT_FOUND
     folded = text.casefold()
-    if any(w not in folded for p in parts for w in words(p)):  # cheap: a word is missing
+    if any(w not in folded for p in parts for w in p):  # cheap: a word is missing
         return NOT_FOUND
     text_words = word_spans(text)
+    tokens = [w for w, _, _ in text_words]
     position = 0
     span_start: int | None = None
     span_end = 0
-    for part in parts:
-        part_words = words(part)
-        hit = _find_run(text_words, part_words, position)
+    for part_words in parts:
+        hit = _find_run(tokens, part_words, position)
         if hit is None:
             return NOT_FOUND
         first, last = hit
@@ -98,11 +109,15 @@ def _word_sequence_match(quote: str, text: str) -> QuoteMatch:
     return QuoteMatch(QuoteStatus.FUZZY, span_start, span_end)
 
 
-def _find_run(
-    text_words: list[tuple[str, int, int]], words: list[str], start: int
-) -> tuple[int, int] | None:
+def _find_run(tokens: list[str], words: list[str], start: int) -> tuple[int, int] | None:
+    """The first run of `words` in `tokens` at or after `start`: (first, last) index."""
     n = len(words)
-    for i in range(start, len(text_words) - n + 1):
-        if all(text_words[i + j][0] == words[j] for j in range(n)):
-            return i, i + n - 1
-    return None
+    at = start
+    while True:
+        try:  # list.index scans in C for the run's first word
+            at = tokens.index(words[0], at, len(tokens) - n + 1)
+        except ValueError:
+            return None
+        if tokens[at : at + n] == words:
+            return at, at + n - 1
+        at += 1
