@@ -42,7 +42,7 @@ def test_display_names_title_version_section_and_page() -> None:
     chunk = _chunk(
         document_date=date(2024, 1, 15), section_heading="Customer records", page_number=2
     )
-    assert chunk.display == "Data Retention Policy v2024 → Customer records, p. 2"
+    assert chunk.display == "Data Retention Policy v1 · 2024-01-15 → Customer records, p. 2"
     assert _chunk().display == "Data Retention Policy"
     assert _chunk(document_version=3).display == "Data Retention Policy v3"
 

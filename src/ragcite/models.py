@@ -76,6 +76,15 @@ class ConfidenceLabel(StrEnum):
     VERY_LOW = "VERY_LOW"
 
 
+def version_label(version: int, effective: date | None) -> str:
+    """The one version label shown everywhere: the version number and its effective date.
+
+    >>> version_label(5, date(2024, 2, 1)), version_label(2, None)
+    ('v5 · 2024-02-01', 'v2')
+    """
+    return f"v{version} · {effective.isoformat()}" if effective else f"v{version}"
+
+
 class Document(BaseModel):
     """One version of one document. `document_id` is stable across versions."""
 
@@ -97,10 +106,8 @@ class Document(BaseModel):
 
     @property
     def version_label(self) -> str:
-        """A human label for the version: the effective year when known, else 'v2'."""
-        if self.effective_date is not None:
-            return f"v{self.effective_date.year}"
-        return f"v{self.version}"
+        """The version's label, as everywhere: 'v5 · 2024-02-01', or 'v2' without a date."""
+        return version_label(self.version, self.effective_date)
 
 
 class SourceChunk(BaseModel):
@@ -131,14 +138,13 @@ class SourceChunk(BaseModel):
 
     @property
     def display(self) -> str:
-        """Display metadata: "Data Retention Policy v2024 → Customer records, p. 2", or
-        "[policies] Data Retention Policy v2024 → …" when several corpora were asked."""
+        """Display metadata: "Data Retention Policy v2 · 2024-01-15 → Customer records, p. 2",
+        or "[policies] Data Retention Policy v2 · 2024-01-15 → …" when several corpora were
+        asked. The version label is the one shown everywhere (`version_label`)."""
         label = f"[{self.corpus}] " if self.show_corpus else ""
         label += self.document_title
-        if self.document_date is not None:
-            label += f" v{self.document_date.year}"
-        elif self.document_version > 1:
-            label += f" v{self.document_version}"
+        if self.document_date is not None or self.document_version > 1:
+            label += " " + version_label(self.document_version, self.document_date)
         if self.section_heading:
             label += f" → {self.section_heading}"
         if self.page_number is not None:

@@ -5,7 +5,7 @@
     8
     >>> response = rag.ask("How long do we keep customer PII?")
     >>> response.cited_claims[0].citations[0].display
-    'Data Retention Policy v2024 → Customer records'
+    'Data Retention Policy v2 · 2024-01-15 → Customer records'
 
 ask(): retrieve → rerank → generate → verify (the gate) → score, with the ladder:
 a draft that fails the gate, cannot be read, or scores below

@@ -7,20 +7,10 @@ source with its verbatim quote and where the quote lies in the chunk and documen
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
-from ragcite.models import Citation, CitedClaim, CitedResponse, SourceChunk
+from ragcite.models import Citation, CitedClaim, CitedResponse, SourceChunk, version_label
 from ragcite.score.confidence import label_for
-
-
-def version_label(version: int, effective: date | None) -> str:
-    """The one version label shown everywhere: the version number and its effective date.
-
-    >>> version_label(5, date(2024, 2, 1)), version_label(2, None)
-    ('v5 · 2024-02-01', 'v2')
-    """
-    return f"v{version} · {effective.isoformat()}" if effective else f"v{version}"
 
 
 def source_json(chunk: SourceChunk) -> dict[str, Any]:

@@ -11,8 +11,8 @@ from urllib.parse import urlsplit, urlunsplit
 from ragcite.index.answers import Tombstone
 from ragcite.index.feedback import FeedbackRecord
 from ragcite.index.store import DocumentText
-from ragcite.models import CitedResponse, Document
-from ragcite.render.api import response_json, version_label
+from ragcite.models import CitedResponse, Document, version_label
+from ragcite.render.api import response_json
 
 
 def answer_json(response: CitedResponse) -> dict[str, Any]:
