@@ -149,7 +149,7 @@ def bench_ask(rags: dict[str, Ragcite], questions: list[str], repeats: int = 3) 
     for _ in range(repeats):
         for question in questions:
             for name, rag in rags.items():
-                _clear_vector_caches(rag)  # measure a new question's full cost
+                clear_vector_caches(rag)  # measure a new question's full cost
                 started = time.perf_counter()
                 response = rag.ask(question)
                 totals[name].append((time.perf_counter() - started) * 1000)
@@ -178,7 +178,7 @@ def unavoidable_ms(rag: Ragcite, question: str) -> float:
     return (time.perf_counter() - started) * 1000
 
 
-def _clear_vector_caches(rag: Ragcite) -> None:
+def clear_vector_caches(rag: Ragcite) -> None:
     """Forget every cached vector: the embedder's and the support checker's own."""
     rag.embedder.clear()  # type: ignore[attr-defined]
     semantic = getattr(rag.support_checker, "semantic", None)

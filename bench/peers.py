@@ -39,7 +39,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from corpora import real_passages
-from ingest_ask import machine
+from ingest_ask import clear_vector_caches, machine
 from scale import build, embed_real, questions
 
 from ragcite.config import load_settings
@@ -206,10 +206,7 @@ def bench_query(size: int, real: int, count: int, repeats: int) -> dict[str, flo
         times: dict[str, list[float]] = {"ragcite_ask": [], "llamaindex_citation": []}
         for _ in range(repeats):
             for question in asked:
-                rag.embedder.clear()  # type: ignore[attr-defined]
-                semantic = getattr(rag.support_checker, "semantic", None)
-                if semantic is not None:
-                    semantic._cache.clear()
+                clear_vector_caches(rag)
                 started = time.perf_counter()
                 rag.ask(question)
                 times["ragcite_ask"].append((time.perf_counter() - started) * 1000)

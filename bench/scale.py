@@ -37,7 +37,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from corpora import DATASETS, real_passages
-from ingest_ask import machine
+from ingest_ask import clear_vector_caches, machine
 
 from ragcite.config import load_settings
 from ragcite.embed.minilm import MiniLMEmbedder
@@ -182,10 +182,7 @@ def measure(path: Path, count: int, repeats: int) -> dict[str, Any]:
     ask_ms, retrieve_ms, unavoidable_ms = [], [], []
     for _ in range(repeats):
         for question in asked:
-            rag.embedder.clear()  # type: ignore[attr-defined]
-            semantic = getattr(rag.support_checker, "semantic", None)
-            if semantic is not None:
-                semantic._cache.clear()
+            clear_vector_caches(rag)
             t0 = time.perf_counter()
             rag.ask(question)
             t1 = time.perf_counter()

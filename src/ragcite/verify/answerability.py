@@ -193,9 +193,11 @@ class AnswerabilityGate:
         timings: dict[str, float],
     ) -> bool:
         """False when the check is on and the quoted passages do not answer `question`."""
+        if not self.settings.answerability:
+            return True  # off: the gate and the score decide
         quotes = cited_quotes(claims, chunks)
-        if not self.settings.answerability or not quotes:
-            return True  # off, or nothing quoted to judge: the gate and the score decide
+        if not quotes:
+            return True  # nothing quoted to judge
         started = time.perf_counter()
         if self._check is None:
             threshold = self.settings.answerability_threshold
