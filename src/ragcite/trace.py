@@ -51,6 +51,12 @@ Progress = Callable[[str, int], None]
 # stay as they are.
 progress_hook: ContextVar[Progress | None] = ContextVar("ragcite_progress", default=None)
 
+PassedClaim = Callable[[CitedClaim, list[SourceChunk]], None]
+# Who hears each claim that passes the gate, as it passes, with the chunks it may cite (the
+# server's /ask/stream shows it before the answer is final). Claims that fail are never
+# passed on. Set like `progress_hook`; None elsewhere.
+claim_hook: ContextVar[PassedClaim | None] = ContextVar("ragcite_passed_claim", default=None)
+
 
 @dataclass
 class Attempt:
@@ -112,13 +118,17 @@ class AskRecord:
         policy: Policy,
     ) -> GateResult:
         """The gate's result for `draft`; the `progress_hook` hears `checking` (the claims
-        to check), then `verified` (how many have passed so far) as each claim passes."""
+        to check), then `verified` (how many have passed so far) as each claim passes, and
+        the `claim_hook` hears each claim that passes, right after."""
         self.report("checking", len(draft.claims))
         passed = itertools.count(1)
+        hear_claim = claim_hook.get()
 
         def checked(claim: CitedClaim) -> None:
             if claim.verified:
                 self.report("verified", next(passed))
+                if hear_claim is not None:
+                    hear_claim(claim, chunks)
 
         return verify_answer(
             draft, chunks, support_checker=support_checker, policy=policy, on_claim=checked

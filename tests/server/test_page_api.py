@@ -92,13 +92,37 @@ def test_stream_reports_its_stages_with_counts_before_the_claims(client: TestCli
     ] * len(verified)
     assert stages[1]["count"] >= len(final["sources"]) > 0
     assert stages[2]["count"] >= len(final["claims"]) > 0
-    # each verified claim was reported as it passed the gate, before any claim event
+    # each verified claim was reported as it passed the gate, its claim event right after
     assert verified == list(range(1, len(verified) + 1))
     assert len(verified) == sum(c["verified"] for c in final["claims"]) > 0
     assert kinds.index("stage") < kinds.index("answer")
-    assert max(i for i, k in enumerate(kinds) if k == "stage") < kinds.index("claim")
+    assert max(i for i, k in enumerate(kinds) if k == "stage") < kinds.index("answer")
+    after_verified = [kinds[i + 1] for i, e in enumerate(events) if e[1].get("stage") == "verified"]
+    assert after_verified == ["claim"] * len(verified)
     assert events[0][1]["question"] == events[0][1]["query"] == PII + " (stages)"
     assert final["question"] == final["query"]
+
+
+def test_stream_sends_each_claim_as_it_passes_the_gate(client: TestClient) -> None:
+    events = _events(client, {"question": PII + " (claims as they pass)"})  # not cached
+    kinds = [kind for kind, _ in events]
+    final = events[-1][1]
+    assert kinds[-1] == "response" and final["answerable"] and final["cached_at"] is None
+    streamed = [data for kind, data in events if kind == "claim"]
+    assert streamed, kinds
+    # all of them before the answer text, while the gate was still checking
+    assert max(i for i, k in enumerate(kinds) if k == "claim") < kinds.index("answer")
+    assert kinds.index("stage") < kinds.index("claim")
+    assert [c["index"] for c in streamed] == list(range(len(streamed)))
+    # the same JSON as the final answer's verified claims, less the scores to come
+    verified = [c for c in final["claims"] if c["verified"]]
+    assert all(c["confidence"] is None and c["confidence_label"] is None for c in streamed)
+    unscored = {"index", "confidence", "confidence_label"}
+    assert [{k: v for k, v in c.items() if k not in unscored} for c in streamed] == [
+        {k: v for k, v in c.items() if k not in unscored} for c in verified
+    ]
+    assert all(c["verified"] and c["citations"] for c in streamed)
+    assert all(x["quote"] and x["version_label"] for c in streamed for x in c["citations"])
 
 
 def test_ask_within_chosen_documents(client: TestClient) -> None:

@@ -7,6 +7,7 @@ source with its verbatim quote and where the quote lies in the chunk and documen
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ragcite.models import Citation, CitedClaim, CitedResponse, SourceChunk, version_label
@@ -75,13 +76,26 @@ def citation_json(citation: Citation, chunk: SourceChunk | None) -> dict[str, An
 
 
 def claim_json(claim: CitedClaim, response: CitedResponse) -> dict[str, Any]:
+    return _claim_json(claim, response.chunk)
+
+
+def passed_claim_json(claim: CitedClaim, chunks: list[SourceChunk]) -> dict[str, Any]:
+    """A claim as it passes the gate, before the answer is scored: `claim_json`'s shape,
+    with `confidence` and `confidence_label` None (the final response carries them)."""
+    by_id = {c.chunk_id: c for c in chunks}
+    return {**_claim_json(claim, by_id.get), "confidence": None, "confidence_label": None}
+
+
+def _claim_json(
+    claim: CitedClaim, chunk: Callable[[str], SourceChunk | None]
+) -> dict[str, Any]:
     return {
         "text": claim.claim_text,
         "confidence": round(claim.attribution_confidence, 4),
         "confidence_label": str(claim.confidence_label or label_for(claim.attribution_confidence)),
         "verified": claim.verified,
         "is_synthesized": claim.is_synthesized,
-        "citations": [citation_json(c, response.chunk(c.chunk_id)) for c in claim.citations],
+        "citations": [citation_json(c, chunk(c.chunk_id)) for c in claim.citations],
     }
 
 
