@@ -362,30 +362,85 @@ def test_ask_within_a_chosen_corpus(tab: Tab, live_server: str) -> None:
     expect(whole).not_to_be_checked()
 
 
-def test_claims_show_as_they_arrive(tab: Tab) -> None:
+# The stream as the server sends it, but held before the answer text (as a slow model
+# would hold it) until `window.release()`; Cancel ends the wait like a real one.
+HOLD_BEFORE_THE_ANSWER = """() => {
+    window.realFetch = window.realFetch || window.fetch;
+    window.fetch = async (url, options) => {
+      const response = await window.realFetch(url, options);
+      if (url !== "/ask/stream" || !response.ok) return response;
+      const gate = new Promise((resolve, reject) => {
+        window.release = resolve;
+        options.signal.addEventListener("abort",
+          () => reject(new DOMException("cancelled", "AbortError")));
+      });
+      const decoder = new TextDecoder(), encoder = new TextEncoder();
+      let buffer = "";
+      const body = response.body.pipeThrough(new TransformStream({
+        async transform(chunk, controller) {
+          buffer += decoder.decode(chunk, { stream: true });
+          let end;
+          while ((end = buffer.indexOf("\\n\\n")) >= 0) {
+            const block = buffer.slice(0, end + 2);
+            buffer = buffer.slice(end + 2);
+            if (/^event: (answer|response)$/m.test(block)) await gate;
+            controller.enqueue(encoder.encode(block));
+          }
+        },
+      }));
+      return new Response(body, { status: response.status, headers: response.headers });
+    };
+}"""
+
+
+def test_verified_claims_show_as_they_pass_the_gate(tab: Tab) -> None:
     page = tab.page
-    page.evaluate("""() => {
-        document.querySelector('#result').append(Object.assign(document.createElement('div'), {}));
-        document.querySelector('#result').replaceChildren(
-          el('div', {class: 'card pending'}, el('ol', {class: 'stages'}),
-             el('p', {class: 'prose streamed', hidden: true})));
-        onEvent('started', {query: 'q'});
-        onEvent('answer', {text: 'Customer PII is kept three years.'});
-        onEvent('claim', {index: 0, text: 'Customer PII is kept three years.', confidence: 0.8,
-          confidence_label: 'HIGH', verified: true,
-          confidence_reason: 'Its one quote is exact and supported.',
-          citations: [{chunk_id: 'c1', title: 'Data Retention Policy',
-          display: 'Data Retention Policy', quote: 'kept for three years', quote_status: 'exact',
-          support: 'supported', version_label: 'v2 · 2024-01-15', status: 'active'}]});
-    }""")
-    expect(page.locator(".stages li").last).to_have_text("Checking the quotes: 1 claim verified")
-    expect(page.locator(".streamed .claim")).to_contain_text("Customer PII is kept three years.")
-    expect(page.locator(".streamed .cite")).to_have_text("1")
-    page.locator(".streamed .cite").focus()
-    expect(page.locator(".streamed .pop-meta")).to_contain_text(
-        "Claim confidence: High (0.80). Its one quote is exact and supported."
+    page.evaluate(HOLD_BEFORE_THE_ANSWER)
+    fresh = f"{PII} (as verified, {tab.size})"  # not answered before: the gate runs now
+    page.get_by_role("textbox", name=QUESTION_BOX).fill(fresh)
+    page.get_by_role("button", name="Ask", exact=True).click()
+    streamed = page.locator(".pending .streamed")
+    expect(streamed.locator(".claim").first).to_be_visible()
+    expect(page.locator(".streamed-note")).to_have_text(
+        "Verified so far; the confidence comes with the full answer."
     )
+    expect(page.locator(".stages li").last).to_have_text(
+        re.compile(r"^Checking the quotes: \d+ of \d+ claims? verified$")
+    )
+    expect(page.locator(".answer")).to_have_count(0)  # the answer itself is still to come
+    expect(page.get_by_role("button", name="Cancel")).to_be_visible()
+    arrived = streamed.locator(".claim").evaluate_all(
+        "claims => claims.map(c => c.firstChild.textContent)"
+    )
+    markers = streamed.locator(".cite").all_inner_texts()
+    assert markers and all(re.fullmatch(r"\d+", m) for m in markers), markers
+    assert streamed.locator(".claim-doubt").count() == 0  # only claims that passed
+    streamed.locator(".cite").first.focus()
+    expect(streamed.locator(".cite-wrap.open .pop-meta")).to_contain_text(
+        "Claim confidence: with the full answer."
+    )
+    expect(streamed.locator(".cite-wrap.open .quote")).not_to_be_empty()
     tab.check("7-claims-arriving")
+    page.keyboard.press("Escape")
+    page.evaluate("() => window.release()")
+    page.locator(".answer").wait_for()
+    expect(page.locator(".pending")).to_have_count(0)
+    final = page.locator(".answer .prose .claim").evaluate_all(
+        "claims => claims.map(c => c.firstChild.textContent)"
+    )
+    assert arrived == final[: len(arrived)], (arrived, final)
+    expect(page.locator(".confidence-reason")).not_to_be_empty()
+
+    # Cancel while verified claims are showing: the wait ends, nothing of it stays.
+    page.evaluate(HOLD_BEFORE_THE_ANSWER)
+    page.get_by_role("textbox", name=QUESTION_BOX).fill(f"{fresh} (cancelled)")
+    page.get_by_role("button", name="Ask", exact=True).click()
+    expect(streamed.locator(".claim").first).to_be_visible()
+    page.get_by_role("button", name="Cancel").click()
+    expect(page.locator("#result")).to_contain_text("Cancelled.")
+    expect(page.locator(".streamed")).to_have_count(0)
+    expect(page.get_by_role("button", name="Ask", exact=True)).to_be_enabled()
+    page.evaluate("() => { window.fetch = window.realFetch; }")
 
 
 def test_dark_mode_and_offline_docs(browser: sync_api.Browser, live_server: str) -> None:

@@ -194,6 +194,7 @@ function citationFacts(citation, claim) {
                     unsupported: "not supported by the source", contradicted: "contradicted by the source",
                     unchecked: "support not checked" }[citation.support] || citation.support;
   const why = claim.confidence_reason ? ` ${claim.confidence_reason}` : "";
+  if (claim.confidence_label == null) return `${quote}, ${support}. Claim confidence: with the full answer.`;
   return `${quote}, ${support}. Claim confidence: ${LABELS[claim.confidence_label] || claim.confidence_label} (${Number(claim.confidence).toFixed(2)}).${why}`;
 }
 

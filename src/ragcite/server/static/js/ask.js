@@ -15,7 +15,9 @@ async function ask(question) {
   result.setAttribute("aria-busy", "true");
   const stages = el("ol", { class: "stages", "aria-label": "Progress" });
   result.replaceChildren(el("div", { class: "card pending" },
-    questionEcho(question), stages, el("p", { class: "prose streamed", hidden: true })));
+    questionEcho(question), stages,
+    el("p", { class: "streamed-note", hidden: true }, "Verified so far; the confidence comes with the full answer."),
+    el("p", { class: "prose streamed", hidden: true })));
   stage("search", "Searching the documents…");
   const body = { question };
   if ($("#include-older").checked) body.include_superseded = true;
@@ -92,14 +94,12 @@ function onEvent(event, data) {
   } else if (event === "answer") {
     if (!streamed.checking) stage("write", "Writing the answer…");
   } else if (event === "claim") {
+    // A claim that passed the gate (the server never sends one that failed); the final
+    // response replaces these with the scored answer.
     streamed.claims.push(data);
     const of = streamed.checking ? ` of ${streamed.checking}` : "";
     stage("check", `Checking the quotes: ${streamed.claims.length}${of} ${streamed.claims.length === 1 && !of ? "claim" : "claims"} verified`);
-    const prose = $(".streamed");
-    if (prose) {
-      prose.hidden = false;
-      prose.replaceChildren(...streamed.claims.map((c) => [claimSpan(c, numberSources(streamed.claims)), " "]).flat());
-    }
+    showStreamed();
   } else if (event === "response") {
     renderResponse(data);
     refreshCorpusStatus();
@@ -107,6 +107,15 @@ function onEvent(event, data) {
     $("#result").replaceChildren();
     showFormError(data.detail || "The question could not be answered.");
   }
+}
+
+// The claims verified so far, as prose with numbered markers.
+function showStreamed() {
+  const prose = $(".streamed");
+  if (!prose) return;
+  const numbers = numberSources(streamed.claims);
+  prose.hidden = $(".streamed-note").hidden = !streamed.claims.length;
+  prose.replaceChildren(...streamed.claims.map((c) => [claimSpan(c, numbers), " "]).flat());
 }
 
 // The pipeline's own stages: searching → 6 passages found → writing → checking 3 claims →
@@ -119,6 +128,8 @@ function onStage({ stage: name, count }) {
     if (count) stage("write", `Writing an answer from ${plural(count, "passage", "passages")}…`);
   } else if (name === "checking") {
     streamed.checking = count;
+    streamed.claims = [];  // a retried draft is checked afresh: drop the earlier one's claims
+    showStreamed();
     stage("check", `Checking ${plural(count, "claim", "claims")} against the quoted words…`);
   } else if (name === "verified") {
     stage("check", `Checking the quotes: ${count} of ${streamed.checking} claims verified`);
