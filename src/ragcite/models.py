@@ -76,13 +76,17 @@ class ConfidenceLabel(StrEnum):
     VERY_LOW = "VERY_LOW"
 
 
-def version_label(version: int, effective: date | None) -> str:
-    """The one version label shown everywhere: the version number and its effective date.
+def version_label(version: int, effective: date | None, name: str | None = None) -> str:
+    """The one version label shown everywhere: the version's name (else "v" and its
+    number) and its effective date.
 
     >>> version_label(5, date(2024, 2, 1)), version_label(2, None)
     ('v5 · 2024-02-01', 'v2')
+    >>> version_label(6, date(2024, 7, 1), "2024-Q3")
+    '2024-Q3 · 2024-07-01'
     """
-    return f"v{version} · {effective.isoformat()}" if effective else f"v{version}"
+    shown = name or f"v{version}"
+    return f"{shown} · {effective.isoformat()}" if effective else shown
 
 
 class Document(BaseModel):
@@ -96,6 +100,9 @@ class Document(BaseModel):
     url: str | None = None
     source_uri: str
     version: int = Field(default=1, ge=1)
+    # A free-text name for the version ("2024-Q3", "Rev B"), shown instead of "v6"; the
+    # number still orders the versions.
+    version_name: str | None = Field(default=None, min_length=1, max_length=64)
     content_sha256: str
     effective_date: date | None = None
     ingested_at: datetime = Field(default_factory=utc_now)
@@ -106,8 +113,9 @@ class Document(BaseModel):
 
     @property
     def version_label(self) -> str:
-        """The version's label, as everywhere: 'v5 · 2024-02-01', or 'v2' without a date."""
-        return version_label(self.version, self.effective_date)
+        """The version's label, as everywhere: 'v5 · 2024-02-01', 'v2' without a date,
+        '2024-Q3 · 2024-07-01' with a version name."""
+        return version_label(self.version, self.effective_date, self.version_name)
 
 
 class SourceChunk(BaseModel):
@@ -118,6 +126,7 @@ class SourceChunk(BaseModel):
     chunk_id: str
     document_id: str
     document_version: int = 1
+    document_version_name: str | None = None
     document_title: str
     document_url: str | None = None
     document_date: date | None = None
@@ -137,14 +146,19 @@ class SourceChunk(BaseModel):
     show_corpus: bool = False
 
     @property
+    def version_label(self) -> str:
+        """The label of the chunk's document version (`version_label`)."""
+        return version_label(self.document_version, self.document_date, self.document_version_name)
+
+    @property
     def display(self) -> str:
         """Display metadata: "Data Retention Policy v2 · 2024-01-15 → Customer records, p. 2",
         or "[policies] Data Retention Policy v2 · 2024-01-15 → …" when several corpora were
         asked. The version label is the one shown everywhere (`version_label`)."""
         label = f"[{self.corpus}] " if self.show_corpus else ""
         label += self.document_title
-        if self.document_date is not None or self.document_version > 1:
-            label += " " + version_label(self.document_version, self.document_date)
+        if self.document_date or self.document_version > 1 or self.document_version_name:
+            label += " " + self.version_label
         if self.section_heading:
             label += f" → {self.section_heading}"
         if self.page_number is not None:

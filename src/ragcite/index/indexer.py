@@ -207,6 +207,7 @@ class Indexer:
             url=meta.url,
             source_uri=job.source,
             version=version,
+            version_name=meta.version_name,
             content_sha256=fingerprint,
             effective_date=meta.effective_date,
             access=meta.access,
@@ -340,6 +341,7 @@ def _source_chunks(document: Document, pieces: list[TextChunk]) -> list[SourceCh
                 ),
                 document_id=document.document_id,
                 document_version=document.version,
+                document_version_name=document.version_name,
                 document_title=document.title,
                 document_url=document.url,
                 document_date=document.effective_date,
@@ -373,6 +375,8 @@ def _fingerprint(path: Path, metadata: DocumentMetadata) -> str:
     except OSError as exc:
         raise IngestError(str(path), f"cannot read the file ({exc.strerror})") from None
     digest.update(b"\0meta\0" + repr(metadata).encode())
+    if metadata.version_name is not None:  # not in repr: older fingerprints stay the same
+        digest.update(b"\0version_name\0" + metadata.version_name.encode())
     return digest.hexdigest()
 
 

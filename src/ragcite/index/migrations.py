@@ -150,6 +150,12 @@ ALTER TABLE chunks ADD COLUMN sentence_vectors BLOB;
 """Each chunk's sentence vectors, computed at ingest (index/sentence_vectors.py); NULL for
 chunks stored before, whose sentences are embedded at ask time as they were."""
 
+M050_VERSION_NAMES = """
+ALTER TABLE documents ADD COLUMN version_name TEXT;
+"""
+"""Free-text version names ("2024-Q3", "Rev B"), shown in the version label; NULL: a
+version known by its number only."""
+
 MIGRATIONS: list[tuple[str, str]] = [
     ("m001_create_tables", M001_CREATE_TABLES),
     ("m002_api_keys", M002_API_KEYS),
@@ -158,6 +164,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("m021_saved_answers", M021_SAVED_ANSWERS),
     ("m030_corpus_access", M030_CORPUS_ACCESS),
     ("m040_sentence_vectors", M040_SENTENCE_VECTORS),
+    ("m050_version_names", M050_VERSION_NAMES),
 ]
 
 

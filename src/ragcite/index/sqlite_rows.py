@@ -19,7 +19,8 @@ from ragcite.models import Document, SourceChunk
 
 CHUNK_COLUMNS = """
     c.rowid, c.chunk_id, c.document_id, c.document_version, c.page_number, c.section_heading,
-    c.chunk_text, c.char_start, c.char_end, d.title, d.url, d.effective_date, d.status, d.corpus
+    c.chunk_text, c.char_start, c.char_end, d.title, d.url, d.effective_date, d.status, d.corpus,
+    d.version_name
 """
 CHUNKS_WITH_DOCUMENTS = (
     "chunks c JOIN documents d ON d.document_id = c.document_id AND d.version = c.document_version"
@@ -64,8 +65,8 @@ def insert_document(db: sqlite3.Connection, version: NewVersion) -> None:
     db.execute(
         "INSERT INTO documents (document_id, version, corpus, title, url, source_uri, "
         "content_sha256, effective_date, ingested_at, last_verified, status, "
-        "superseded_by, access, extracted_text, pages) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        "superseded_by, access, extracted_text, pages, version_name) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (
             doc.document_id,
             doc.version,
@@ -82,6 +83,7 @@ def insert_document(db: sqlite3.Connection, version: NewVersion) -> None:
             json.dumps(list(doc.access)),
             version.text,
             json.dumps([[p.page_number, p.char_start, p.char_end] for p in version.pages]),
+            doc.version_name,
         ),
     )
 
@@ -123,6 +125,7 @@ def document_from_row(row: sqlite3.Row) -> Document:
         url=row["url"],
         source_uri=row["source_uri"],
         version=row["version"],
+        version_name=row["version_name"],
         content_sha256=row["content_sha256"],
         effective_date=row["effective_date"],
         ingested_at=row["ingested_at"],
@@ -143,6 +146,7 @@ def chunk_from_row(row: sqlite3.Row) -> SourceChunk:
         chunk_id=row["chunk_id"],
         document_id=row["document_id"],
         document_version=row["document_version"],
+        document_version_name=row["version_name"],
         document_title=row["title"],
         document_url=row["url"],
         document_date=row["effective_date"],

@@ -34,16 +34,21 @@ class DocumentMetadata:
     version: int | None = None
     effective_date: date | None = None
     access: tuple[str, ...] = ()
+    # A free-text version name ("2024-Q3"); left out of repr, which fingerprints the
+    # metadata of files stored before names existed (index/indexer.py).
+    version_name: str | None = field(default=None, repr=False)
 
     def merged_over(self, base: DocumentMetadata) -> DocumentMetadata:
-        """These values where set, else `base`'s."""
+        """These values where set, else `base`'s (the version number and name together)."""
+        mine = self.version is not None or self.version_name is not None
         return DocumentMetadata(
             title=self.title or base.title,
             document_id=self.document_id or base.document_id,
             url=self.url or base.url,
-            version=self.version if self.version is not None else base.version,
+            version=self.version if mine else base.version,
             effective_date=self.effective_date or base.effective_date,
             access=self.access or base.access,
+            version_name=self.version_name if mine else base.version_name,
         )
 
 

@@ -43,6 +43,7 @@ def version(
     pages: tuple[PageSpan, ...] = (),
     title: str | None = None,
     effective_date: date | None = None,
+    version_name: str | None = None,
 ) -> NewVersion:
     """A version whose chunks are `texts`, joined by blank lines into the document text.
 
@@ -58,6 +59,7 @@ def version(
         access=access,
         status=status,
         effective_date=effective_date,
+        version_name=version_name,
     )
     chunks, offset = [], 0
     for i, text in enumerate(texts):
@@ -66,6 +68,7 @@ def version(
                 chunk_id=f"{doc_id}-{number}-{i}",
                 document_id=doc_id,
                 document_version=number,
+                document_version_name=version_name,
                 document_title=document.title,
                 corpus=corpus,
                 page_number=_page_of(offset, pages),

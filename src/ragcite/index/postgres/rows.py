@@ -22,7 +22,8 @@ from ragcite.models import Document, SourceChunk
 
 CHUNK_COLUMNS = """
     c.id, c.chunk_id, c.document_id, c.document_version, c.page_number, c.section_heading,
-    c.chunk_text, c.char_start, c.char_end, d.title, d.url, d.effective_date, d.status, d.corpus
+    c.chunk_text, c.char_start, c.char_end, d.title, d.url, d.effective_date, d.status, d.corpus,
+    d.version_name
 """
 CHUNKS_WITH_DOCUMENTS = (
     "ragcite_chunks c JOIN ragcite_documents d "
@@ -77,8 +78,8 @@ def insert_document(conn: psycopg.Connection[Any], version: NewVersion) -> None:
     conn.execute(
         "INSERT INTO ragcite_documents (document_id, version, corpus, title, url, source_uri, "
         "content_sha256, effective_date, ingested_at, last_verified, status, "
-        "superseded_by, access, extracted_text, pages) "
-        "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+        "superseded_by, access, extracted_text, pages, version_name) "
+        "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
         (
             doc.document_id,
             doc.version,
@@ -95,6 +96,7 @@ def insert_document(conn: psycopg.Connection[Any], version: NewVersion) -> None:
             list(doc.access),
             version.text,
             Jsonb([[p.page_number, p.char_start, p.char_end] for p in version.pages]),
+            doc.version_name,
         ),
     )
 
@@ -116,6 +118,7 @@ def document_from_row(row: Row) -> Document:
         url=row["url"],
         source_uri=row["source_uri"],
         version=row["version"],
+        version_name=row["version_name"],
         content_sha256=row["content_sha256"],
         effective_date=row["effective_date"],
         ingested_at=row["ingested_at"],
@@ -136,6 +139,7 @@ def chunk_from_row(row: Row) -> SourceChunk:
         chunk_id=row["chunk_id"],
         document_id=row["document_id"],
         document_version=row["document_version"],
+        document_version_name=row["version_name"],
         document_title=row["title"],
         document_url=row["url"],
         document_date=row["effective_date"],

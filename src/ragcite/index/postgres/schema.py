@@ -208,6 +208,12 @@ def _m040_sentence_vectors(dimension: int) -> sql.Composed | sql.SQL:
     return sql.SQL("ALTER TABLE ragcite_chunks ADD COLUMN sentence_vectors BYTEA;")
 
 
+def _m050_version_names(dimension: int) -> sql.Composed | sql.SQL:
+    # Free-text version names ("2024-Q3", "Rev B"), shown in the version label; NULL: a
+    # version known by its number only.
+    return sql.SQL("ALTER TABLE ragcite_documents ADD COLUMN version_name TEXT;")
+
+
 MIGRATIONS: list[tuple[str, Callable[[int], sql.Composed | sql.SQL]]] = [
     ("m001_create_tables", _m001_create_tables),
     ("m002_text_search", _m002_text_search),
@@ -218,6 +224,7 @@ MIGRATIONS: list[tuple[str, Callable[[int], sql.Composed | sql.SQL]]] = [
     ("m021_saved_answers", _m021_saved_answers),
     ("m030_corpus_access", _m030_corpus_access),
     ("m040_sentence_vectors", _m040_sentence_vectors),
+    ("m050_version_names", _m050_version_names),
 ]
 
 

@@ -154,7 +154,7 @@ class PostgresStore:
         rows = self._db.query(
             "SELECT d.document_id, d.version, d.corpus, d.title, d.url, d.source_uri, "
             "d.content_sha256, d.effective_date, d.ingested_at, d.last_verified, d.status, "
-            f"d.superseded_by, d.access FROM ragcite_documents d WHERE {where} "
+            f"d.superseded_by, d.access, d.version_name FROM ragcite_documents d WHERE {where} "
             'ORDER BY d.document_id COLLATE "C", d.version DESC',
             args,
         )

@@ -10,8 +10,9 @@ from typing import Any
 
 import yaml
 
-from ragcite.errors import IngestError
+from ragcite.errors import IngestError, InputError
 from ragcite.ingest.types import DocumentMetadata
+from ragcite.ingest.versions import VersionInput, parse_version
 
 SIDECAR_SUFFIX = ".meta.yaml"
 _KNOWN_KEYS = ("title", "document_id", "url", "version", "effective_date", "access")
@@ -52,13 +53,15 @@ def parse_metadata_yaml(raw: str, *, source: str, what: str) -> DocumentMetadata
 
 def metadata_from_mapping(data: Mapping[Any, Any], *, source: str) -> DocumentMetadata:
     """Validated metadata from a mapping; unknown keys are ignored."""
+    version = _version(data.get("version"), source)
     return DocumentMetadata(
         title=_optional_text(data, "title", source),
         document_id=_optional_text(data, "document_id", source),
         url=_optional_text(data, "url", source),
-        version=_version(data.get("version"), source),
+        version=version.number,
         effective_date=_effective_date(data.get("effective_date"), source),
         access=_access(data.get("access"), source),
+        version_name=version.name,
     )
 
 
@@ -79,16 +82,18 @@ def _optional_text(data: Mapping[Any, Any], key: str, source: str) -> str | None
     return text or None
 
 
-def _version(value: object, source: str) -> int | None:
+def _version(value: object, source: str) -> VersionInput:
+    """A whole number from 1 up, or a version name ("2024-Q3", "Rev B")."""
     if value is None:
-        return None
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        return VersionInput()
+    if isinstance(value, bool) or not isinstance(value, str | int | float | date):
         raise IngestError(
-            source, f"metadata key 'version' must be a whole number >= 1, got {value!r}"
+            source, f"metadata key 'version' must be a number or a name, got {value!r}"
         )
-    return value
+    try:
+        return parse_version(str(value), what="metadata key 'version'")
+    except InputError as exc:
+        raise IngestError(source, str(exc)) from None
 
 
 def _effective_date(value: object, source: str) -> date | None:
