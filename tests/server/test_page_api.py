@@ -40,7 +40,9 @@ def test_confidence_reason_and_version_label(client: TestClient) -> None:
     assert nothing["confidence_reason"] == "No passage in the documents answers the question."
 
 
-def test_upload_version_accepts_v5_and_explains_a_bad_one(writable_client: TestClient) -> None:
+def test_upload_version_accepts_v5_or_a_name_and_explains_a_bad_one(
+    writable_client: TestClient,
+) -> None:
     text = b"# Travel policy\n\nTrain travel is booked in second class.\n"
     added = writable_client.post(
         "/documents",
@@ -48,15 +50,42 @@ def test_upload_version_accepts_v5_and_explains_a_bad_one(writable_client: TestC
         data={"version": "v3", "effective_date": "2025-01-01"},
     )
     assert added.status_code == 201, added.text
-    assert added.json()["document"]["version"] == 3
-    refused = writable_client.post(
+    document = added.json()["document"]
+    assert (document["version"], document["version_name"]) == (3, None)
+    assert document["version_label"] == "v3 · 2025-01-01"
+    # A name is kept and shown; its number is the next in sequence.
+    named = writable_client.post(
         "/documents",
-        files={"file": ("travel2.md", text + b"More.\n", "text/markdown")},
-        data={"version": "version two"},
+        files={"file": ("travel.md", text + b"Flights go economy.\n", "text/markdown")},
+        data={"version": " 2025-Q3 ", "effective_date": "2025-07-01"},
     )
-    problem = assert_problem(refused, 422)
-    assert "'version two' is not a version number" in problem["detail"]
-    assert "e.g. 5 or v5" in problem["detail"]
+    assert named.status_code == 201, named.text
+    document = named.json()["document"]
+    assert (document["version"], document["version_name"]) == (4, "2025-Q3")
+    assert document["version_label"] == "2025-Q3 · 2025-07-01"
+    listed = {d["document_id"]: d for d in writable_client.get("/documents").json()["documents"]}
+    travel = listed[document["document_id"]]
+    assert travel["version_label"] == "2025-Q3 · 2025-07-01"
+    assert [v["version_label"] for v in travel["versions"]] == [
+        "2025-Q3 · 2025-07-01",
+        "v3 · 2025-01-01",
+    ]
+    answer = writable_client.post("/ask", json={"question": "Which class do flights go in?"})
+    labels = {s["version_label"] for s in answer.json()["sources"] if s["title"] == "Travel policy"}
+    assert labels <= {"2025-Q3 · 2025-07-01"}
+    for bad, said in (
+        ("   ", "version field is empty"),
+        ("x" * 65, "65 characters long; a version name may have at most 64"),
+        ("Rev\tB", "'Rev\\tB' holds control characters"),
+        ("v0", "'v0' is not a version number: numbers start at 1"),
+    ):
+        refused = writable_client.post(
+            "/documents",
+            files={"file": ("travel3.md", text + b"More.\n", "text/markdown")},
+            data={"version": bad},
+        )
+        problem = assert_problem(refused, 422)
+        assert said in problem["detail"], problem["detail"]
 
 
 def test_docs_are_served_offline_without_a_key(client: TestClient) -> None:

@@ -56,7 +56,7 @@ def documents(
         basis, since = age_basis(d)
         table.add_row(
             d.document_id,
-            str(d.version),
+            f"{d.version} ({d.version_name})" if d.version_name else str(d.version),
             d.title,
             d.effective_date.isoformat() if d.effective_date else "",
             str(d.status),

@@ -12,8 +12,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ragcite.cli.context import AppContext
 from ragcite.cli.recheck import print_recheck
 from ragcite.compose import shown_store
+from ragcite.errors import InputError
 from ragcite.index.indexer import FileOutcome, IngestReport
 from ragcite.ingest.types import DocumentMetadata
+from ragcite.ingest.versions import VersionInput, parse_version
 from ragcite.lifecycle.recheck import recheck_answers
 from ragcite.lifecycle.saved import answers_to_recheck
 
@@ -26,9 +28,9 @@ from ragcite.lifecycle.saved import answers_to_recheck
 @click.option("--document-id", help="Stable document ID for a single file.")
 @click.option(
     "--version",
-    "version_number",
-    type=click.IntRange(min=1),
-    help="Version number for a single file.",
+    "version_text",
+    help="Version of a single file: a number (5 or v5) or a name (2024-Q3, 'Rev B'); "
+    "a named version is numbered next in sequence.",
 )
 @click.option(
     "--effective-date",
@@ -48,23 +50,28 @@ def ingest(
     title: str | None,
     url: str | None,
     document_id: str | None,
-    version_number: int | None,
+    version_text: str | None,
     effective_date: datetime | None,
     recheck: bool = False,
 ) -> None:
     """Ingest files and folders (PDF, HTML, Markdown, DOCX, text); unchanged files are skipped."""
-    per_file = any(v is not None for v in (title, url, document_id, version_number, effective_date))
+    per_file = any(v is not None for v in (title, url, document_id, version_text, effective_date))
     if per_file and (len(paths) != 1 or paths[0].is_dir()):
         raise click.UsageError(
             "--title/--url/--document-id/--version/--effective-date apply to "
             "one file: name exactly one file"
         )
+    try:
+        version = VersionInput() if version_text is None else parse_version(version_text)
+    except InputError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--version'") from None
     metadata = DocumentMetadata(
         title=title,
         url=url,
         document_id=document_id,
-        version=version_number,
+        version=version.number,
         effective_date=effective_date.date() if effective_date else None,
+        version_name=version.name,
     )
     console = app.console
     report, reported = _ingest_with_progress(app, list(paths), metadata, corpus)
@@ -143,7 +150,7 @@ def _outcome_line(outcome: FileOutcome) -> str:
     if outcome.status == "added":
         return (
             f"[green]added[/green]     {path}  → {escape(outcome.document_id or '')} "
-            f"v{outcome.version} ({outcome.chunks} chunks)"
+            f"{escape(outcome.version_name or f'v{outcome.version}')} ({outcome.chunks} chunks)"
         )
     if outcome.status == "unchanged":
         return f"[dim]unchanged[/dim] {path}"

@@ -52,6 +52,7 @@ class FileOutcome:
     document_id: str | None = None
     version: int | None = None
     chunks: int = 0
+    version_name: str | None = None
     error: str | None = None
     # The error a failed file raised, kept so callers can map its kind (limit, conflict).
     failure: RagciteError | None = field(default=None, compare=False, repr=False)
@@ -238,7 +239,14 @@ class Indexer:
             declared=bool(meta.document_id),
             shown=str(path),
         )
-        return FileOutcome(path, "added", stored.document_id, stored.version, len(chunks))
+        return FileOutcome(
+            path,
+            "added",
+            stored.document_id,
+            stored.version,
+            len(chunks),
+            version_name=stored.version_name,
+        )
 
     def _derived_id(self, job: _Job) -> str:
         """The path-derived ID; a file stored before under its legacy ID keeps that one."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ragcite.models import Citation, CitedClaim, CitedResponse, SourceChunk, version_label
+from ragcite.models import Citation, CitedClaim, CitedResponse, SourceChunk
 from ragcite.score.confidence import label_for
 
 
@@ -20,7 +20,8 @@ def source_json(chunk: SourceChunk) -> dict[str, Any]:
         "display": chunk.display,
         "document_id": chunk.document_id,
         "document_version": chunk.document_version,
-        "version_label": version_label(chunk.document_version, chunk.document_date),
+        "version_name": chunk.document_version_name,
+        "version_label": chunk.version_label,
         "corpus": chunk.corpus,
         "title": chunk.document_title,
         "section": chunk.section_heading,
@@ -56,9 +57,8 @@ def citation_json(citation: Citation, chunk: SourceChunk | None) -> dict[str, An
         "url": chunk.document_url if chunk else None,
         "document_id": chunk.document_id if chunk else None,
         "document_version": chunk.document_version if chunk else None,
-        "version_label": version_label(chunk.document_version, chunk.document_date)
-        if chunk
-        else None,
+        "version_name": chunk.document_version_name if chunk else None,
+        "version_label": chunk.version_label if chunk else None,
         "document_date": chunk.document_date.isoformat() if chunk and chunk.document_date else None,
         "status": str(chunk.document_status) if chunk else None,
         "chunk_confidence": round(chunk.composite_confidence, 4) if chunk else None,
@@ -86,9 +86,7 @@ def passed_claim_json(claim: CitedClaim, chunks: list[SourceChunk]) -> dict[str,
     return {**_claim_json(claim, by_id.get), "confidence": None, "confidence_label": None}
 
 
-def _claim_json(
-    claim: CitedClaim, chunk: Callable[[str], SourceChunk | None]
-) -> dict[str, Any]:
+def _claim_json(claim: CitedClaim, chunk: Callable[[str], SourceChunk | None]) -> dict[str, Any]:
     return {
         "text": claim.claim_text,
         "confidence": round(claim.attribution_confidence, 4),

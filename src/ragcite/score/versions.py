@@ -75,7 +75,9 @@ def superseded_answer_flag(older: CitedResponse, current: CitedResponse) -> Warn
     if not cited:
         return None
     chunk = cited[0]
-    label = str(chunk.document_date.year) if chunk.document_date else f"v{chunk.document_version}"
+    label = chunk.document_version_name or (
+        str(chunk.document_date.year) if chunk.document_date else f"v{chunk.document_version}"
+    )
     return flag(
         "superseded_answer",
         label=label,

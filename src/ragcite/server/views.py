@@ -11,7 +11,7 @@ from urllib.parse import urlsplit, urlunsplit
 from ragcite.index.answers import Tombstone
 from ragcite.index.feedback import FeedbackRecord
 from ragcite.index.store import DocumentText
-from ragcite.models import CitedResponse, Document, version_label
+from ragcite.models import CitedResponse, Document
 from ragcite.render.api import response_json
 
 
@@ -25,7 +25,8 @@ def answer_json(response: CitedResponse) -> dict[str, Any]:
 def version_json(document: Document, *, stale: bool = False) -> dict[str, Any]:
     return {
         "version": document.version,
-        "version_label": version_label(document.version, document.effective_date),
+        "version_name": document.version_name,
+        "version_label": document.version_label,
         "status": str(document.status),
         "stale": stale,
         "superseded_by": document.superseded_by,

@@ -39,9 +39,7 @@ def test_every_search_gives_chunks_their_version_name(store: Store) -> None:
     store_version(store, version("manual", 1, ["pump maintenance steps"], vectors=[axis(0)]))
     store_version(
         store,
-        version(
-            "manual", 2, ["pump maintenance revised"], vectors=[axis(0)], version_name="Rev B"
-        ),
+        version("manual", 2, ["pump maintenance revised"], vectors=[axis(0)], version_name="Rev B"),
     )
     keyword = store.keyword_search("pump maintenance", 5, EVERY_STATUS)
     dense = store.dense_search(axis(0), 5, EVERY_STATUS)

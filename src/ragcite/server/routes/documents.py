@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from datetime import date
 from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Form, Query, UploadFile
 from fastapi.responses import JSONResponse
 
-from ragcite.errors import InputError, NotFoundError
+from ragcite.errors import NotFoundError
 from ragcite.index.answers import erasing_store
 from ragcite.ingest.types import DocumentMetadata
+from ragcite.ingest.versions import VersionInput, parse_version
 from ragcite.lifecycle.saved import erase_document
 from ragcite.render.api import source_json
 from ragcite.score.staleness import stale_documents
@@ -62,7 +62,12 @@ def upload_document(
     url: Annotated[str | None, Form()] = None,
     document_id: Annotated[str | None, Form()] = None,
     version: Annotated[
-        str | None, Form(description="The version number, e.g. 5 or v5.", examples=["v5"])
+        str | None,
+        Form(
+            description="The version: a number (5 or v5) or a name of up to 64 characters "
+            "(2024-Q3, Rev B), numbered next in sequence.",
+            examples=["v5", "2024-Q3"],
+        ),
     ] = None,
     effective_date: Annotated[date | None, Form()] = None,
     corpus: Annotated[str | None, Form()] = None,
@@ -70,12 +75,14 @@ def upload_document(
     """Same validation as `ragcite ingest FILE`: an unsupported, corrupt or empty file is
     refused with problem details naming it; unchanged bytes are not stored twice."""
     filename = safe_filename(file.filename)
+    given = VersionInput() if version is None else parse_version(version, what="version field")
     metadata = DocumentMetadata(
         title=title,
         url=url,
         document_id=document_id,
-        version=version_number(version),
+        version=given.number,
         effective_date=effective_date,
+        version_name=given.name,
     )
     outcome = ingest_upload(
         state.rag, filename, file.file.read(), state.upload_dir, metadata=metadata, corpus=corpus
@@ -89,23 +96,6 @@ def upload_document(
         "document": document_json(stored),
     }
     return JSONResponse(body, status_code=201 if outcome.status == "added" else 200)
-
-
-def version_number(text: str | None) -> int | None:
-    """The version number of an upload's `version` field: "5" or "v5".
-
-    >>> version_number("v5"), version_number(None)
-    (5, None)
-    """
-    if text is None or not text.strip():
-        return None
-    match = re.fullmatch(r"[vV]?\s*([0-9]+)", text.strip())
-    if match is None or int(match.group(1)) < 1:
-        raise InputError(
-            f"version '{text[:40]}' is not a version number: send a whole number from 1 "
-            "up, e.g. 5 or v5; the date goes in effective_date (e.g. 2025-01-01)"
-        )
-    return int(match.group(1))
 
 
 @router.delete("/documents/{document_id}", summary="Delete a document (kept for audit)")
