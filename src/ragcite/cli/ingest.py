@@ -62,7 +62,11 @@ def ingest(
             "one file: name exactly one file"
         )
     try:
-        version = VersionInput() if version_text is None else parse_version(version_text)
+        version = (
+            VersionInput()
+            if version_text is None
+            else parse_version(version_text, what="--version")
+        )
     except InputError as exc:
         raise click.BadParameter(str(exc), param_hint="'--version'") from None
     metadata = DocumentMetadata(
