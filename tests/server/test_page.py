@@ -536,6 +536,37 @@ def test_document_library_upload_list_and_delete(tab: Tab) -> None:
     tab.check("12-deleted")
 
 
+def test_upload_with_a_version_name(tab: Tab) -> None:
+    page = tab.page
+    page.get_by_role("button", name="Documents").click()
+    page.get_by_text("Version and date (optional)").click()
+    page.get_by_label("Version", exact=True).fill("2024-Q3")
+    page.get_by_label("Effective date").fill("2024-07-01")
+    name = f"{tab.size}-pump-plan.md"
+    page.locator("#upload-input").set_input_files(
+        [
+            {
+                "name": name,
+                "mimeType": "text/markdown",
+                "buffer": f"# Pump plan {tab.size}\n\nThe pump is serviced monthly.\n".encode(),
+            }
+        ]
+    )
+    done = page.locator(".upload-done .upload-status")
+    expect(done).to_contain_text(f"Added as “Pump plan {tab.size}” 2024-Q3 · 2024-07-01")
+    row = page.locator(f".doc[data-document-id^='{tab.size}-pump-plan']")
+    expect(row.locator(".doc-version-label")).to_have_text("2024-Q3 · 2024-07-01")
+    tab.check("17-version-name")
+    # A version name the server refuses comes back naming the input.
+    page.get_by_label("Version", exact=True).fill("Rev\tB")
+    page.locator("#upload-input").set_input_files(
+        [{"name": f"{tab.size}-other.md", "mimeType": "text/markdown", "buffer": b"# O\n\nX.\n"}]
+    )
+    expect(page.locator(".upload-failed .upload-status")).to_contain_text(
+        "holds control characters"
+    )
+
+
 def test_a_reader_key_sees_the_api_refusal(
     browser: sync_api.Browser, keyed_server: tuple[str, dict[str, str]]
 ) -> None:
