@@ -49,7 +49,7 @@ def test_front_matter_takes_a_number_or_a_name() -> None:
     assert (named.version, named.version_name) == (None, "Rev B")
     numbered = metadata_from_mapping({"version": 4}, source="a.md")
     assert (numbered.version, numbered.version_name) == (4, None)
-    with pytest.raises(IngestError, match="a.md: metadata key 'version' '0' is not a version"):
+    with pytest.raises(IngestError, match=r"a\.md: metadata key 'version' '0' is not a version"):
         metadata_from_mapping({"version": 0}, source="a.md")
 
 

@@ -16,7 +16,6 @@ it from the same primitive writes.
 from __future__ import annotations
 
 import hashlib
-import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -36,7 +35,8 @@ from ragcite.index.identity import (
 from ragcite.index.sentence_vectors import SentencePlan
 from ragcite.index.store import NewVersion, Store
 from ragcite.ingest.chunker import chunk_text
-from ragcite.ingest.files import SIDECAR_SUFFIX, scan_folder
+from ragcite.ingest.files import scan_folder
+from ragcite.ingest.fingerprint import declared_document_id, file_fingerprint
 from ragcite.ingest.limits import LoadLimits
 from ragcite.ingest.loaders import SUPPORTED_EXTENSIONS, load_document
 from ragcite.ingest.types import DocumentMetadata, TextChunk
@@ -186,19 +186,15 @@ class Indexer:
             supported = ", ".join(sorted(SUPPORTED_EXTENSIONS))
             raise IngestError(str(path), f"unsupported file type; supported: {supported}")
         limits.check_size(path)
-        fingerprint = _fingerprint(path, job.metadata)
-        preliminary_id = job.metadata.document_id or _sidecar_document_id(path)
-        known = self.store.find_version_by_hash(
-            preliminary_id or self._derived_id(job), fingerprint
-        )
-        if known is not None:
-            return FileOutcome(path, "unchanged", known.document_id, known.version)
+        fingerprint = file_fingerprint(path, job.metadata)
+        preliminary_id = job.metadata.document_id or declared_document_id(path)
+        if same := self._unchanged(path, preliminary_id or self._derived_id(job), fingerprint):
+            return same
         extracted = load_document(path, metadata=job.metadata, limits=limits)
         meta = extracted.metadata
         document_id = meta.document_id or self._derived_id(job)
-        known = self.store.find_version_by_hash(document_id, fingerprint)
-        if known is not None:
-            return FileOutcome(path, "unchanged", known.document_id, known.version)
+        if same := self._unchanged(path, document_id, fingerprint):
+            return same
         latest = self.store.latest_version(document_id)
         version = meta.version or ((latest.version + 1) if latest else 1)
         document = Document(
@@ -239,14 +235,15 @@ class Indexer:
             declared=bool(meta.document_id),
             shown=str(path),
         )
-        return FileOutcome(
-            path,
-            "added",
-            stored.document_id,
-            stored.version,
-            len(chunks),
-            version_name=stored.version_name,
-        )
+        added = (stored.document_id, stored.version, len(chunks), stored.version_name)
+        return FileOutcome(path, "added", *added)
+
+    def _unchanged(self, path: Path, document_id: str, fingerprint: str) -> FileOutcome | None:
+        """The outcome of a file stored before with these bytes and metadata, else None."""
+        known = self.store.find_version_by_hash(document_id, fingerprint)
+        if known is None:
+            return None
+        return FileOutcome(path, "unchanged", known.document_id, known.version)
 
     def _derived_id(self, job: _Job) -> str:
         """The path-derived ID; a file stored before under its legacy ID keeps that one."""
@@ -368,38 +365,3 @@ def _embedding_text(document: Document, chunk: SourceChunk) -> str:
     # The title and section give a chunk the context its sentences leave implicit.
     heading = f" — {chunk.section_heading}" if chunk.section_heading else ""
     return f"{document.title}{heading}\n{chunk.chunk_text}"
-
-
-def _fingerprint(path: Path, metadata: DocumentMetadata) -> str:
-    """sha256 of the file's bytes, its sidecar's and the caller's metadata."""
-    digest = hashlib.sha256()
-    try:
-        with path.open("rb") as file:
-            while block := file.read(1 << 20):
-                digest.update(block)
-        sidecar = path.with_name(path.name + SIDECAR_SUFFIX)
-        if sidecar.exists():
-            digest.update(b"\0sidecar\0" + sidecar.read_bytes())
-    except OSError as exc:
-        raise IngestError(str(path), f"cannot read the file ({exc.strerror})") from None
-    digest.update(b"\0meta\0" + repr(metadata).encode())
-    if metadata.version_name is not None:  # not in repr: older fingerprints stay the same
-        digest.update(b"\0version_name\0" + metadata.version_name.encode())
-    return digest.hexdigest()
-
-
-def _sidecar_document_id(path: Path) -> str | None:
-    """The document_id a sidecar or front matter declares, read cheaply for the skip check."""
-    sidecar = path.with_name(path.name + SIDECAR_SUFFIX)
-    sources = [sidecar] if sidecar.exists() else []
-    if path.suffix.lower() in {".md", ".markdown"}:
-        sources.append(path)
-    for source in sources:
-        try:
-            head = source.read_text(encoding="utf-8", errors="replace")[:4000]
-        except OSError:
-            return None
-        match = re.search(r"^document_id:\s*['\"]?([^'\"\n]+?)['\"]?\s*$", head, re.MULTILINE)
-        if match:
-            return match.group(1).strip()
-    return None
