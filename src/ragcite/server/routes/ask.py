@@ -28,9 +28,10 @@ def ask(body: AskRequest, rag: deps.Rag, caller: deps.Caller) -> dict[str, Any]:
     responses={200: {"content": {"text/event-stream": {}}}},
 )
 def ask_stream(body: AskRequest, rag: deps.Rag, caller: deps.Caller) -> StreamingResponse:
-    """Events: `started`, `stage` (`searching`; `passages` and `checking` with a `count`),
-    `answer` (text pieces), `claim` (each verified claim with its
-    citations), `response` (the same JSON as POST /ask); `error` (problem details)."""
+    """Events: `started`, `stage` (`searching`; `passages`, `checking` and `verified` with
+    a `count`), `claim` (each claim as it passes the gate, with its citations and quotes;
+    `confidence` null until the answer is scored), `answer` (text pieces), `response` (the
+    same JSON as POST /ask); `error` (problem details)."""
     return StreamingResponse(
         answer_events(rag, body, caller),
         media_type="text/event-stream",

@@ -105,7 +105,8 @@ function confidencePill(label) {
   return el("span", { class: `conf conf-${label}` }, LABELS[label] || label);
 }
 
-// The one version label: "v5 · 2024-02-01" (the API's version_label when it sends one).
+// The one version label: "v5 · 2024-02-01", or "2024-Q3 · 2024-07-01" for a named version
+// (the API's version_label when it sends one).
 function versionLabel(item) {
   if (item.version_label) return item.version_label;
   const version = item.document_version ?? item.version;
