@@ -5,7 +5,7 @@ from datetime import date
 import pytest
 from pydantic import ValidationError
 
-from ragcite.models import Citation, CitedClaim, DraftClaim, SourceChunk
+from ragcite.models import Citation, CitedClaim, Document, DraftClaim, SourceChunk, version_label
 
 
 def _chunk(**changes: object) -> SourceChunk:
@@ -45,6 +45,17 @@ def test_display_names_title_version_section_and_page() -> None:
     assert chunk.display == "Data Retention Policy v1 · 2024-01-15 → Customer records, p. 2"
     assert _chunk().display == "Data Retention Policy"
     assert _chunk(document_version=3).display == "Data Retention Policy v3"
+
+
+def test_a_version_name_shows_in_the_one_label() -> None:
+    named = _chunk(document_version=6, document_version_name="2024-Q3")
+    assert named.display == "Data Retention Policy 2024-Q3"
+    dated = named.model_copy(update={"document_date": date(2024, 7, 1)})
+    assert dated.version_label == "2024-Q3 · 2024-07-01"
+    assert version_label(5, date(2024, 2, 1)) == "v5 · 2024-02-01"
+    assert version_label(1, None, "Rev B") == "Rev B"
+    with pytest.raises(ValidationError):
+        Document(document_id="d", title="t", source_uri="u", content_sha256="x", version_name="")
 
 
 def test_chunks_are_immutable() -> None:
