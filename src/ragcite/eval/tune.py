@@ -108,7 +108,7 @@ def tune(
             score = settings.score.model_copy(
                 update={"claim_weight": cw, "chunk_weight": round(1 - cw, 4)}
             )
-            answers = answer_points(traces, score)
+            answers = answer_points(traces)
             flagged = [c < score.low_confidence_below for c in answers.confidence]
             on_correct = [f for f, ok in zip(flagged, answers.correct, strict=True) if ok]
             on_wrong = [f for f, ok in zip(flagged, answers.correct, strict=True) if not ok]
