@@ -386,7 +386,7 @@ class Ragcite:
             violations.append("no claim could be verified against the sources")
         if self._below_floor(attempt):
             violations.append(
-                f"the answer's evidence is {attempt.scored.evidence:.2f}, below "
+                f"the answer's evidence confidence is {attempt.scored.evidence:.2f}, below "
                 f"{self.settings.gate.min_overall_confidence:.2f}: cite the sources that state "
                 "the answer directly"
             )
