@@ -16,12 +16,18 @@ from typing import Any
 
 import numpy as np
 
+from ragcite.config import ScoreSettings
 from ragcite.errors import ConfigError
 from ragcite.eval.datasets import group_fold
 from ragcite.eval.metrics import brier_score, expected_calibration_error, reliability_bins
 from ragcite.eval.runner import QuestionTrace
 from ragcite.score.calibration import IsotonicMap, PlattMap
-from ragcite.score.confidence import answer_confidence
+from ragcite.score.confidence import (
+    EVIDENCE_FLOOR,
+    answer_confidence,
+    answer_evidence,
+    is_exact_and_supported,
+)
 
 BINS = 10
 # A map must lower the cross-validated Brier score by more than this to replace the raw
@@ -79,6 +85,27 @@ def answer_points(
         [t.answer_correct for t in answered],
         [t.question.id for t in answered],
     )
+
+
+def evidence_points(traces: list[QuestionTrace], settings: ScoreSettings) -> Points:
+    """(answer evidence under `settings`' blend weights, answer correct) per answered
+    question, from the recorded raw claim blends (see `score.confidence.answer_evidence`)."""
+    conf, ok, group = [], [], []
+    for t in traces:
+        claims = t.response.cited_claims
+        if not t.response.answerable or not claims or len(t.raw_confidence) != len(claims):
+            continue
+        values = [
+            max(raw, EVIDENCE_FLOOR) if is_exact_and_supported(c) else raw
+            for raw, c in zip(t.raw_confidence, claims, strict=True)
+        ]
+        by_id = t.chunks_by_id
+        cited = {i for c in claims for i in c.source_chunk_ids if i in by_id}
+        chunk_mean = sum(by_id[i].composite_confidence for i in cited) / len(cited) if cited else 0
+        conf.append(answer_evidence(values, chunk_mean, settings))
+        ok.append(t.answer_correct)
+        group.append(t.question.id)
+    return Points(conf, ok, group)
 
 
 def by_question(points: Points, values: list[float]) -> dict[str, list[float]]:

@@ -187,10 +187,9 @@ def score_answer(
 ) -> ScoredAnswer:
     """Claims with their confidence set, the overall confidence, its label and flags.
 
-    >>> scored = score_answer(claims, chunks, ScoreSettings(), calibration=packaged_map)
-    ...                                                                 # doctest: +SKIP
-    >>> scored.overall_confidence, scored.label
-    (0.97, <ConfidenceLabel.HIGH: 'HIGH'>)
+    >>> scored = score_answer(claims, chunks, settings, calibration=map_)  # doctest: +SKIP
+    >>> scored.overall_confidence, scored.label  # one exact, supported quote  # doctest: +SKIP
+    (0.975, <ConfidenceLabel.HIGH: 'HIGH'>)
     """
     by_id = {c.chunk_id: c for c in chunks}
     reported = self_reported or [None] * len(claims)
