@@ -19,16 +19,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from ragcite.config import ScoreSettings
-from ragcite.eval.calibration import Points, fit_calibration
-from ragcite.eval.metrics import expected_calibration_error
+from ragcite.eval.calibration import Points, ece_interval, fit_calibration
 from ragcite.score.confidence import answer_confidence
 from ragcite.train.answerability import RECORDS, abstention_scores, decisions, split_of
 from ragcite.verify.answerability import load_answerability_model
-
-BOOTSTRAP = 1000
 
 
 def _abstention(records: list[dict[str, Any]], model: Any, threshold: float) -> dict[str, Any]:
@@ -39,55 +33,30 @@ def _abstention(records: list[dict[str, Any]], model: Any, threshold: float) -> 
     }
 
 
-def _ece_interval(conf: list[float], ok: list[bool], group: list[str]) -> dict[str, float]:
+def _ece_interval(conf: list[float], ok: list[bool], group: list[str]) -> dict[str, Any]:
     """ECE with a 95% bootstrap interval, resampling questions (groups of points)."""
-    by_group: dict[str, list[int]] = {}
-    for i, g in enumerate(group):
-        by_group.setdefault(g, []).append(i)
-    keys = list(by_group)
-    rng = np.random.default_rng(17)
-    values = []
-    c, o = np.asarray(conf), np.asarray(ok)
-    for _ in range(BOOTSTRAP):
-        picked = rng.choice(len(keys), size=len(keys), replace=True)
-        idx = [i for k in picked for i in by_group[keys[k]]]
-        values.append(expected_calibration_error(list(c[idx]), list(o[idx]), 10))
-    low, high = np.percentile(values, [2.5, 97.5])
-    return {
-        "ece": expected_calibration_error(conf, ok, 10),
-        "low": float(low),
-        "high": float(high),
-        "n": float(len(conf)),
-        "accuracy": float(np.mean(ok)) if ok else float("nan"),
-    }
+    return ece_interval(Points(conf, ok, group))
 
 
 def _claim_points(records: list[dict[str, Any]], mapping: Any = None) -> Points:
-    """Claim (confidence, correct) as the pipeline computes it: the map on the raw blend,
-    then the exact-and-supported floor."""
-    floor = ScoreSettings().medium_from
+    """Claim (confidence, correct) as the pipeline computes it: the map on the raw blend
+    (never floored: the exact-and-supported floor is on the label only)."""
     conf, ok, group = [], [], []
     for r in records:
         for c in r["claims"]:
-            value = mapping(c["raw"]) if mapping is not None else c["raw"]
-            conf.append(max(value, floor) if c["exact_supported"] else value)
+            conf.append(mapping(c["raw"]) if mapping is not None else c["raw"])
             ok.append(c["correct"])
             group.append(r["id"])
     return Points(conf, ok, group)
 
 
 def _answer_points(records: list[dict[str, Any]], claim_map: Any = None) -> Points:
-    """Answer (confidence, correct) by `answer_confidence` over the claims' values (the
-    chunk mean approximated by the mean of the claims' cited-chunk means)."""
-    settings = ScoreSettings()
+    """Answer (confidence, correct) by `answer_confidence`: the weakest claim's value."""
     conf, ok, group = [], [], []
     for r in records:
         if not r["claims"]:
             continue
-        claims = _claim_points([r], claim_map).confidence
-        chunk = float(np.mean([c["chunk"] for c in r["claims"]]))
-        supported = all(c["exact_supported"] for c in r["claims"])
-        conf.append(answer_confidence(claims, chunk, settings, all_supported=supported))
+        conf.append(answer_confidence(_claim_points([r], claim_map).confidence))
         ok.append(r["answer_correct"])
         group.append(r["id"])
     return Points(conf, ok, group)

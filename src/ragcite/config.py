@@ -96,6 +96,8 @@ class ScoreSettings(_Section):
     high_from: float = Field(default=HIGH_FROM, ge=0.0, le=1.0)
     medium_from: float = Field(default=MEDIUM_FROM, ge=0.0, le=1.0)
     low_from: float = Field(default=LOW_FROM, ge=0.0, le=1.0)
+    # A calibration map file (`ragcite eval calibration --fit`); unset: the packaged map
+    # (docs/models/calibration.md); "none": the raw, uncalibrated blend.
     calibration_path: str | None = None
 
     @model_validator(mode="before")

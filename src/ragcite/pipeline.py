@@ -372,7 +372,7 @@ class Ragcite:
         return not any(c.verified for c in attempt.scored.claims) or self._below_floor(attempt)
 
     def _below_floor(self, attempt: Attempt) -> bool:
-        return attempt.scored.overall_confidence < self.settings.gate.min_overall_confidence
+        return attempt.scored.evidence < self.settings.gate.min_overall_confidence
 
     def _violations(self, attempt: Attempt) -> list[str]:
         """What the retry prompt names: the gate's violations, or why nothing was usable."""
@@ -386,7 +386,7 @@ class Ragcite:
             violations.append("no claim could be verified against the sources")
         if self._below_floor(attempt):
             violations.append(
-                f"the answer's confidence is {attempt.scored.overall_confidence:.2f}, below "
+                f"the answer's evidence confidence is {attempt.scored.evidence:.2f}, below "
                 f"{self.settings.gate.min_overall_confidence:.2f}: cite the sources that state "
                 "the answer directly"
             )

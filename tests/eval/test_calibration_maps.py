@@ -49,7 +49,15 @@ def test_map_round_trips_through_json(tmp_path: Path, mapping: IsotonicMap | Pla
     loaded = load_calibration(path)
     for raw in (0.0, 0.3, 0.7, 1.0):
         assert loaded(raw) == pytest.approx(mapping(raw))
-    assert optional_calibration(None) is None
+    assert optional_calibration("none") is None  # the raw blend
+
+
+def test_the_packaged_map_is_the_default() -> None:
+    packaged = optional_calibration(None)
+    assert packaged is not None
+    values = [packaged(raw / 20) for raw in range(21)]
+    assert all(0.0 < v < 1.0 for v in values)  # never a certainty either way
+    assert values == sorted(values) and values[-1] - values[0] > 0.5
 
 
 def test_unusable_file_names_the_fix(tmp_path: Path) -> None:

@@ -48,10 +48,12 @@ def _claim(status: QuoteStatus, support: float | None) -> CitedClaim:
     )
 
 
-def test_overall_blends_claims_and_chunks() -> None:
+def test_evidence_blends_claims_and_chunks_and_a_single_claim_answer_is_its_claim() -> None:
     scored = score_answer([_claim(QuoteStatus.EXACT, 1.0)], [_chunk(0.5)], ScoreSettings())
     claim = scored.claims[0].attribution_confidence
-    assert scored.overall_confidence == pytest.approx(0.6 * claim + 0.4 * 0.5)
+    assert scored.evidence == pytest.approx(0.6 * claim + 0.4 * 0.5)
+    assert scored.overall_confidence == claim
+    assert scored.label is scored.claims[0].confidence_label
 
 
 def test_verified_strong_claims_score_higher_than_weak_ones() -> None:
@@ -108,9 +110,36 @@ def test_an_exact_supported_quote_never_reads_low() -> None:
     scored = score_answer(claims, [_chunk(0.28)], ScoreSettings(), calibration=lambda raw: 0.3)
     assert all(c.confidence_label is ConfidenceLabel.MEDIUM for c in scored.claims)
     assert scored.label is ConfidenceLabel.MEDIUM
-    assert scored.flags == []
-    assert scored.reason == "3 exact quotes, all supported by their sources."
-    assert scored.claims[0].confidence_reason == "Exact quote, supported by its source."
+    assert scored.flags == []  # the warnings follow the labels
+    # The number stays the calibrated probability; the words say why the label is MEDIUM.
+    assert scored.overall_confidence == 0.3
+    assert all(c.attribution_confidence == 0.3 for c in scored.claims)
+    assert scored.reason.startswith("3 exact quotes, all supported by their sources; MEDIUM")
+    assert scored.reason.endswith("answer the question only about 30% of the time.")
+    assert scored.claims[0].confidence_reason.startswith(
+        "Exact quote, supported by its source; MEDIUM for its verified words"
+    )
+
+
+def test_a_calibrated_exact_supported_quote_reads_its_band() -> None:
+    claims = [_supported(QuoteStatus.EXACT, 0.9)]
+    high = score_answer(claims, [_chunk(0.9)], ScoreSettings(), calibration=lambda raw: 0.93)
+    assert high.label is ConfidenceLabel.HIGH and high.overall_confidence == 0.93
+    assert high.reason == "1 exact quote, supported by its source."
+    medium = score_answer(claims, [_chunk(0.9)], ScoreSettings(), calibration=lambda raw: 0.7)
+    assert medium.label is ConfidenceLabel.MEDIUM
+    assert medium.claims[0].confidence_reason == "Exact quote, supported by its source."
+
+
+def test_the_pipeline_floor_reads_the_evidence_not_the_probability() -> None:
+    # A well-sourced answer whose calibrated probability is low still stands (the gate's
+    # floor reads the evidence), and a weakly sourced one falls below it whatever the map.
+    claims = [_supported(QuoteStatus.EXACT, 0.9)]
+    sourced = score_answer(claims, [_chunk(0.8)], ScoreSettings(), calibration=lambda raw: 0.2)
+    assert sourced.evidence >= ScoreSettings().low_from > sourced.overall_confidence
+    weak = [_claim(QuoteStatus.FUZZY, 0.3)]
+    loose = score_answer(weak, [_chunk(0.1)], ScoreSettings(), calibration=lambda raw: 0.9)
+    assert loose.evidence < ScoreSettings().low_from < loose.overall_confidence
 
 
 def test_the_answer_is_never_surer_than_its_weakest_claim() -> None:

@@ -25,7 +25,7 @@ from ragcite.eval.report import Table, compare_runs, fmt, markdown, tables, writ
 from ragcite.eval.support import load_support_pairs, support_metrics
 from ragcite.eval.tune import GRID, Candidate, candidates_json, tune, tuned_settings_toml
 from ragcite.pipeline import Ragcite
-from ragcite.score.calibration import calibration_to_dict
+from ragcite.score.calibration import NO_MAP, calibration_to_dict
 
 
 def _print(tables_: list[Table], console: Console) -> None:
@@ -65,8 +65,9 @@ def _calibration_target(app: AppContext, settings: Settings, explicit: Path | No
     settings file in use, or next to the store."""
     if explicit is not None:
         return explicit
-    if settings.score.calibration_path:
-        return Path(settings.score.calibration_path).expanduser()
+    path = settings.score.calibration_path
+    if path and path.strip().casefold() != NO_MAP:
+        return Path(path).expanduser()
     config = config_file_path(app.config_path)
     if config.is_file():
         return config.with_name("calibration.json")

@@ -22,7 +22,12 @@ from ragcite.eval.datasets import group_fold
 from ragcite.eval.metrics import brier_score, expected_calibration_error, reliability_bins
 from ragcite.eval.runner import QuestionTrace
 from ragcite.score.calibration import IsotonicMap, PlattMap
-from ragcite.score.confidence import answer_confidence, is_exact_and_supported
+from ragcite.score.confidence import (
+    EVIDENCE_FLOOR,
+    answer_confidence,
+    answer_evidence,
+    is_exact_and_supported,
+)
 
 BINS = 10
 # A map must lower the cross-validated Brier score by more than this to replace the raw
@@ -33,6 +38,7 @@ BINS = 10
 # noise), 0.088 at 0.02 (no map kept).
 MIN_GAIN = 0.0
 OUTER_FOLDS = 5
+BOOTSTRAP = 1000
 INNER_FOLDS = 4
 Map = IsotonicMap | PlattMap
 
@@ -56,41 +62,50 @@ def claim_points(traces: list[QuestionTrace]) -> Points:
     return Points(conf, ok, group)
 
 
-def overall_confidence(
-    trace: QuestionTrace, settings: ScoreSettings, claims: list[float] | None = None
-) -> float:
-    """The answer confidence of `trace` under other blend weights and/or other claim
-    confidences (default: the recorded raw ones), by the formula of `score_answer`."""
+def overall_confidence(trace: QuestionTrace, claims: list[float] | None = None) -> float:
+    """The answer confidence of `trace` for other claim confidences (default: the recorded
+    raw ones), by the formula of `score_answer` (its weakest claim's)."""
     response = trace.response
     if not response.answerable or not response.cited_claims:
         return 0.0
     values = (
         claims if claims is not None else [c.attribution_confidence for c in response.cited_claims]
     )
-    by_id = trace.chunks_by_id
-    cited = {i for c in response.cited_claims for i in c.source_chunk_ids if i in by_id}
-    chunk_mean = sum(by_id[i].composite_confidence for i in cited) / len(cited) if cited else 0.0
-    return answer_confidence(
-        values,
-        chunk_mean,
-        settings,
-        all_supported=all(is_exact_and_supported(c) for c in response.cited_claims),
-    )
+    return answer_confidence(values)
 
 
 def answer_points(
-    traces: list[QuestionTrace],
-    settings: ScoreSettings,
-    claims_of: dict[str, list[float]] | None = None,
+    traces: list[QuestionTrace], claims_of: dict[str, list[float]] | None = None
 ) -> Points:
     """(overall confidence, answer correct) per answered question; `claims_of` maps a
     question id to its claims' confidences when they are not the recorded raw ones."""
     answered = [t for t in traces if t.response.answerable]
     return Points(
-        [overall_confidence(t, settings, (claims_of or {}).get(t.question.id)) for t in answered],
+        [overall_confidence(t, (claims_of or {}).get(t.question.id)) for t in answered],
         [t.answer_correct for t in answered],
         [t.question.id for t in answered],
     )
+
+
+def evidence_points(traces: list[QuestionTrace], settings: ScoreSettings) -> Points:
+    """(answer evidence under `settings`' blend weights, answer correct) per answered
+    question, from the recorded raw claim blends (see `score.confidence.answer_evidence`)."""
+    conf, ok, group = [], [], []
+    for t in traces:
+        claims = t.response.cited_claims
+        if not t.response.answerable or not claims or len(t.raw_confidence) != len(claims):
+            continue
+        values = [
+            max(raw, EVIDENCE_FLOOR) if is_exact_and_supported(c) else raw
+            for raw, c in zip(t.raw_confidence, claims, strict=True)
+        ]
+        by_id = t.chunks_by_id
+        cited = {i for c in claims for i in c.source_chunk_ids if i in by_id}
+        chunk_mean = sum(by_id[i].composite_confidence for i in cited) / len(cited) if cited else 0
+        conf.append(answer_evidence(values, chunk_mean, settings))
+        ok.append(t.answer_correct)
+        group.append(t.question.id)
+    return Points(conf, ok, group)
 
 
 def by_question(points: Points, values: list[float]) -> dict[str, list[float]]:
@@ -99,6 +114,35 @@ def by_question(points: Points, values: list[float]) -> dict[str, list[float]]:
     for group, value in zip(points.group, values, strict=True):
         out.setdefault(group, []).append(value)
     return out
+
+
+def ece_interval(
+    points: Points, *, rounds: int = BOOTSTRAP, seed: int = 17
+) -> dict[str, float | int]:
+    """ECE with a 95% bootstrap interval, resampling groups (questions, or documents), so
+    that points that share a group stay together.
+
+    >>> ece_interval(Points([0.9, 0.2], [True, False], ["a", "b"]))["ece"]
+    0.15
+    """
+    by_group: dict[str, list[int]] = {}
+    for i, g in enumerate(points.group):
+        by_group.setdefault(g, []).append(i)
+    members = list(by_group.values())
+    conf, ok = np.asarray(points.confidence), np.asarray(points.correct)
+    rng = np.random.default_rng(seed)
+    values = []
+    for _ in range(rounds):
+        idx = [i for k in rng.integers(0, len(members), len(members)) for i in members[k]]
+        values.append(expected_calibration_error(list(conf[idx]), list(ok[idx]), BINS))
+    low, high = np.percentile(values, [2.5, 97.5]) if values else (np.nan, np.nan)
+    return {
+        "ece": expected_calibration_error(points.confidence, points.correct, BINS),
+        "low": float(low),
+        "high": float(high),
+        "n": len(points.confidence),
+        "accuracy": float(np.mean(ok)) if len(ok) else float("nan"),
+    }
 
 
 def calibration_metrics(points: Points) -> dict[str, float | int]:
@@ -125,14 +169,21 @@ def _sklearn() -> Any:
 
 
 def fit_isotonic(confidence: Sequence[float], correct: Sequence[bool]) -> IsotonicMap:
+    """Isotonic regression, each fitted step's rate smoothed as (right + 1) / (n + 2): a
+    step of 50 claims all right reads 0.98, not a certainty the data cannot show."""
     _sklearn()
     from sklearn.isotonic import IsotonicRegression
 
+    x = np.asarray(confidence, dtype=np.float64)
+    y = np.asarray(correct, dtype=np.float64)
     model = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip")
-    model.fit(np.asarray(confidence, dtype=np.float64), np.asarray(correct, dtype=np.float64))
-    return IsotonicMap(
-        tuple(float(v) for v in model.X_thresholds_), tuple(float(v) for v in model.y_thresholds_)
-    )
+    fitted = model.fit(x, y).predict(x)
+    smoothed = {}
+    for rate in np.unique(fitted):
+        members = y[fitted == rate]
+        smoothed[float(rate)] = (members.sum() + 1.0) / (len(members) + 2.0)
+    steps = np.maximum.accumulate([smoothed.get(float(v), float(v)) for v in model.y_thresholds_])
+    return IsotonicMap(tuple(float(v) for v in model.X_thresholds_), tuple(float(v) for v in steps))
 
 
 def fit_platt(confidence: Sequence[float], correct: Sequence[bool]) -> PlattMap:

@@ -85,9 +85,8 @@ def calibration_results(
     rag: Ragcite, traces: list[QuestionTrace], plots: Path | None
 ) -> tuple[dict[str, Any], Map | None]:
     """Claim and answer calibration before and after a map (held-out), and the map itself."""
-    score = rag.settings.score
     claims = claim_points(traces)
-    answers = answer_points(traces, score)
+    answers = answer_points(traces)
     out: dict[str, Any] = {
         "claim": {"before": calibration_metrics(claims)},
         "answer": {"before": calibration_metrics(answers)},
@@ -99,7 +98,7 @@ def calibration_results(
         after = Points(held["after_confidence"], claims.correct, claims.group)
         out["claim"]["after"] = held["after"]
         # Each answer's claims mapped by a map fitted without its question.
-        answers_after = answer_points(traces, score, by_question(claims, after.confidence))
+        answers_after = answer_points(traces, by_question(claims, after.confidence))
         out["answer"]["after"] = calibration_metrics(answers_after)
         out["methods_chosen_per_fold"] = held["methods_chosen"]
         fitted, method = fit_calibration(claims)
@@ -112,7 +111,7 @@ def calibration_results(
             Points(mapped, claims.correct, claims.group)
         )
         out["answer"]["configured"] = calibration_metrics(
-            answer_points(traces, score, by_question(claims, mapped))
+            answer_points(traces, by_question(claims, mapped))
         )
     if plots is not None:
         reliability_diagram(curves, plots / "reliability.png", "Reliability diagram")

@@ -1,12 +1,12 @@
-"""Weight tuning: a grid over the chunk composite weights and the answer-confidence blend.
+"""Weight tuning: a grid over the chunk composite weights and the answer-evidence blend.
 
 For each vector weight w (reranker weight 1 − w) the pipeline is run over the labelled
-questions; for each claim weight c (chunk weight 1 − c) the answer confidence is
+questions; for each claim weight c (chunk weight 1 − c) the answer's evidence (what
+`gate.min_overall_confidence` reads, see `score.confidence.answer_evidence`) is
 recomputed from the recorded claims and chunks. A candidate is scored by how well its
-answer confidence separates correct answers from wrong ones (ROC-AUC over answered
-questions); candidates within 0.01 of the best AUC are then ranked by their
-low-confidence flag: its catch rate on wrong answers minus its false-alarm rate on
-correct ones.
+evidence separates correct answers from wrong ones (ROC-AUC over answered questions);
+candidates within 0.01 of the best AUC are then ranked by that floor: its catch rate on
+wrong answers minus its false-alarm rate on correct ones.
 
     >>> result = tune(rag, questions)
     >>> result.best.vector_weight, result.best.claim_weight
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ragcite.config import Settings
-from ragcite.eval.calibration import answer_points, claim_points
+from ragcite.eval.calibration import claim_points, evidence_points
 from ragcite.eval.labels import chunk_is_relevant
 from ragcite.eval.metrics import mean, recall_at_k, roc_auc
 from ragcite.eval.questions import LabelledQuestion
@@ -49,7 +49,7 @@ class Candidate:
 
     @property
     def flag_quality(self) -> float:
-        """Catches minus false alarms of the low-confidence flag (Youden's J at its floor)."""
+        """Catches minus false alarms of the evidence floor (Youden's J at the floor)."""
         catch = 0.0 if math.isnan(self.catch_rate) else self.catch_rate
         alarm = 1.0 if math.isnan(self.false_alarm_rate) else self.false_alarm_rate
         return catch - alarm
@@ -108,8 +108,9 @@ def tune(
             score = settings.score.model_copy(
                 update={"claim_weight": cw, "chunk_weight": round(1 - cw, 4)}
             )
-            answers = answer_points(traces, score)
-            flagged = [c < score.low_confidence_below for c in answers.confidence]
+            answers = evidence_points(traces, score)
+            floor = settings.gate.min_overall_confidence
+            flagged = [c < floor for c in answers.confidence]
             on_correct = [f for f, ok in zip(flagged, answers.correct, strict=True) if ok]
             on_wrong = [f for f, ok in zip(flagged, answers.correct, strict=True) if not ok]
             candidates.append(

@@ -1,7 +1,11 @@
 """Calibration maps: raw claim confidence -> observed probability that the claim is correct.
 
-A map is fitted by the evaluation harness (`ragcite eval calibration --fit`) and stored as
-a small JSON file whose path is `score.calibration_path`; only NumPy is needed to apply it.
+ragcite ships a map (`assets/calibration.json`, rebuilt by `python -m
+ragcite.eval.calibration_asset`, see docs/models/calibration.md) fitted on held-out
+end-to-end questions over the shared data and the demo corpus; it is used unless
+`score.calibration_path` names another. The evaluation harness fits one for your own labelled
+questions (`ragcite eval calibration --fit`); `score.calibration_path = "none"` keeps the raw
+blend. A map is a small JSON file; only NumPy is needed to apply it.
 
     >>> calibrate = load_calibration(Path("calibration.json"))
     >>> round(calibrate(0.8), 2)
@@ -19,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
+from importlib import resources
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -29,6 +34,8 @@ from ragcite.errors import ConfigError
 from ragcite.score.confidence import Calibration
 
 FORMAT = "ragcite-calibration"
+PACKAGED = "assets/calibration.json"
+NO_MAP = "none"  # `score.calibration_path` value that keeps the raw blend
 
 
 @dataclass(frozen=True)
@@ -87,10 +94,22 @@ def load_calibration(path: str | Path) -> Calibration:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ConfigError(
             f"{path}: not a usable calibration file ({exc}); refit it with "
-            "`ragcite eval calibration eval/demo.jsonl --fit` or unset score.calibration_path"
+            "`ragcite eval calibration eval/demo.jsonl --fit`, or unset score.calibration_path "
+            "(the packaged map)"
         ) from None
 
 
+def packaged_calibration() -> Calibration:
+    """The map ragcite ships (see the module doc)."""
+    text = resources.files("ragcite.score").joinpath(PACKAGED).read_text(encoding="utf-8")
+    return calibration_from_dict(json.loads(text))
+
+
 def optional_calibration(path: str | Path | None) -> Calibration | None:
-    """`load_calibration(path)`, or None when no path is set (the raw blend is used)."""
-    return load_calibration(path) if path else None
+    """The map at `path`; the packaged map when no path is set; None (the raw blend is
+    used) for `"none"`."""
+    if path is None or str(path) == "":
+        return packaged_calibration()
+    if str(path).strip().casefold() == NO_MAP:
+        return None
+    return load_calibration(path)

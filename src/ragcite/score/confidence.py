@@ -1,16 +1,23 @@
 """Claim and answer confidence, labels and the confidence warning flags.
 
-Claim confidence blends what we measured about a claim: whether its quote was found
-(and how strictly), whether the cited text supports it, how good its cited chunks are,
-and (when a model reported one) the model's own attribution confidence. Answer
-confidence is `claim_weight · mean claim confidence + chunk_weight · mean cited-chunk
-confidence`; an answer that stands (at least the LOW floor) is never above its weakest
-claim (no surer than its least sure part), and when every claim is an exact quote its
-source supports, it reads as its weakest claim. A calibration map, when one is fitted,
-turns the raw claim blend into the observed probability that such a claim is correct.
-An exact (or normalised) quote that its source supports never reads below MEDIUM: its
-words are the source's and the source says it.
-Each claim and the answer carry `confidence_reason`, the label in words.
+A claim's raw blend combines what we measured about it: whether its quote was found (and
+how strictly), whether the cited text supports it, how good its cited chunks are, and
+(when a model reported one) the model's own attribution confidence. The calibration map
+(the packaged one unless `score.calibration_path` names another, see
+`ragcite.score.calibration`) turns the blend into the claim's confidence: the observed
+probability that such a claim is correct. The number is never bent; the label is its band
+(`score.high_from` / `medium_from` / `low_from`), except that an exact (or normalised)
+quote its source supports is labelled at least MEDIUM, its words being the source's and the
+source saying them, and its `confidence_reason` then says how often such quotes answer the
+question.
+
+An answer's confidence is its weakest claim's (no surer than its least sure part; a
+one-claim answer reads as its claim) and its label the weakest claim's label. Separately,
+the answer's evidence (`answer_evidence`: `claim_weight` · mean claim blend +
+`chunk_weight` · mean cited-chunk confidence) is what the pipeline's
+`gate.min_overall_confidence` reads to regenerate or degrade a weakly sourced answer.
+The low-confidence warning flags follow the labels (below MEDIUM), and every claim and
+answer carries `confidence_reason`, the label in words.
 """
 
 from __future__ import annotations
@@ -39,6 +46,15 @@ QUOTE_STRENGTH = {
 
 Calibration = Callable[[float], float]
 _DEFAULT_SCORE = ScoreSettings()
+_RANK = {
+    ConfidenceLabel.VERY_LOW: 0,
+    ConfidenceLabel.LOW: 1,
+    ConfidenceLabel.MEDIUM: 2,
+    ConfidenceLabel.HIGH: 3,
+}
+# In the answer's evidence (the pipeline's floor), an exact, supported quote counts at least
+# this much: the earlier MEDIUM floor, so which answers stand is as it was before the map.
+EVIDENCE_FLOOR = 0.65
 
 
 @dataclass(frozen=True)
@@ -105,35 +121,50 @@ def is_exact_and_supported(claim: CitedClaim) -> bool:
     )
 
 
-def claim_confidence(
-    raw: float, claim: CitedClaim, settings: ScoreSettings, calibration: Calibration | None
-) -> float:
-    """The (calibrated) claim confidence; an exact, supported quote is at least MEDIUM."""
-    value = _unit(calibration(raw)) if calibration else raw
-    if is_exact_and_supported(claim):
-        value = max(value, settings.medium_from)
-    return value
+def claim_confidence(raw: float, calibration: Calibration | None) -> float:
+    """The claim's confidence: the calibration map's probability for the raw blend (the raw
+    blend itself without a map). Never floored: the number stays the probability."""
+    return _unit(calibration(raw)) if calibration else raw
 
 
-def answer_confidence(
-    claim_values: list[float], chunk_mean: float, settings: ScoreSettings, *, all_supported: bool
-) -> float:
-    """The answer's confidence from its claims' and its cited chunks' (see the module doc).
+def claim_label(value: float, claim: CitedClaim, settings: ScoreSettings) -> ConfidenceLabel:
+    """The label band of `value`; an exact, supported quote is at least MEDIUM (the label
+    only: its words are the source's and the source says them, whatever the number).
 
-    >>> answer_confidence([0.9, 0.7], 0.2, ScoreSettings(), all_supported=True)
-    0.7
+    >>> claim_label(0.5, CitedClaim(claim_text="x"), ScoreSettings())
+    <ConfidenceLabel.LOW: 'LOW'>
+    """
+    label = label_for(value, settings)
+    if is_exact_and_supported(claim) and _RANK[label] < _RANK[ConfidenceLabel.MEDIUM]:
+        return ConfidenceLabel.MEDIUM
+    return label
+
+
+def answer_evidence(claim_values: list[float], chunk_mean: float, settings: ScoreSettings) -> float:
+    """How strongly the answer is sourced, uncalibrated: `claim_weight` · mean claim value
+    + `chunk_weight` · mean cited-chunk confidence, where a claim's value is its raw blend
+    (an exact, supported quote counting at least `EVIDENCE_FLOOR`). Below
+    `gate.min_overall_confidence` the pipeline regenerates, then degrades the answer.
+
+    >>> answer_evidence([0.65], 0.2, ScoreSettings())
+    0.47
     """
     if not claim_values:
         return 0.0
     total = settings.claim_weight + settings.chunk_weight or 1.0
     mean = sum(claim_values) / len(claim_values)
     blend = (settings.claim_weight * mean + settings.chunk_weight * chunk_mean) / total
-    if blend < settings.low_from:
-        return _unit(blend)  # too weakly sourced to stand: the pipeline degrades it
-    weakest = min(claim_values)
-    if all_supported:
-        return _unit(max(weakest, settings.low_from))
-    return _unit(max(min(blend, weakest), settings.low_from))
+    return round(_unit(blend), 6)
+
+
+def answer_confidence(claim_values: list[float]) -> float:
+    """The answer's confidence: its weakest claim's (an answer is no surer than its least
+    sure part; a one-claim answer reads as its claim).
+
+    >>> answer_confidence([0.9, 0.7])
+    0.7
+    """
+    return min(claim_values, default=0.0)
 
 
 @dataclass(frozen=True)
@@ -143,6 +174,7 @@ class ScoredAnswer:
     label: ConfidenceLabel
     flags: list[WarningFlag]
     reason: str = ""
+    evidence: float = 0.0  # `answer_evidence`, what the pipeline's confidence floor reads
 
 
 def score_answer(
@@ -153,20 +185,28 @@ def score_answer(
     self_reported: list[float | None] | None = None,
     calibration: Calibration | None = None,
 ) -> ScoredAnswer:
-    """Claims with their confidence set, the overall confidence, its label and flags."""
+    """Claims with their confidence set, the overall confidence, its label and flags.
+
+    >>> scored = score_answer(claims, chunks, settings, calibration=map_)  # doctest: +SKIP
+    >>> scored.overall_confidence, scored.label  # one exact, supported quote  # doctest: +SKIP
+    (0.975, <ConfidenceLabel.HIGH: 'HIGH'>)
+    """
     by_id = {c.chunk_id: c for c in chunks}
     reported = self_reported or [None] * len(claims)
-    scored = []
+    scored, evidence_values = [], []
     for claim, own in zip(claims, reported, strict=True):
         raw = blend_claim_confidence(claim_signals(claim, by_id, self_reported=own))
-        value = claim_confidence(raw, claim, settings, calibration)
-        label = label_for(value, settings)
+        value = claim_confidence(raw, calibration)
+        label = claim_label(value, claim, settings)
+        solid = is_exact_and_supported(claim)
+        evidence_values.append(max(raw, EVIDENCE_FLOOR) if solid else raw)
+        lifted = value if label is not label_for(value, settings) else None
         scored.append(
             claim.model_copy(
                 update={
                     "attribution_confidence": value,
                     "confidence_label": label,
-                    "confidence_reason": claim_reason(claim, label),
+                    "confidence_reason": claim_reason(claim, label, lifted),
                 }
             )
         )
@@ -174,20 +214,34 @@ def score_answer(
         return ScoredAnswer([], 0.0, ConfidenceLabel.VERY_LOW, [], NO_ANSWER_REASON)
     cited = {i for c in scored for i in c.source_chunk_ids if i in by_id}
     chunk_mean = sum(by_id[i].composite_confidence for i in cited) / len(cited) if cited else 0.0
-    overall = answer_confidence(
-        [c.attribution_confidence for c in scored],
-        chunk_mean,
-        settings,
-        all_supported=all(is_exact_and_supported(c) for c in scored),
+    overall = answer_confidence([c.attribution_confidence for c in scored])
+    label = min((_label_of(c) for c in scored), key=_RANK.__getitem__)
+    lifted = overall if label is not label_for(overall, settings) else None
+    return ScoredAnswer(
+        scored,
+        overall,
+        label,
+        _confidence_flags(scored, label, overall),
+        answer_reason(scored, label, lifted),
+        answer_evidence(evidence_values, chunk_mean, settings),
     )
+
+
+def _confidence_flags(
+    claims: list[CitedClaim], label: ConfidenceLabel, overall: float
+) -> list[WarningFlag]:
+    """The low-confidence warnings, which follow the labels: below MEDIUM is low."""
     flags = []
-    if overall < settings.low_confidence_below:
+    if _RANK[label] < _RANK[ConfidenceLabel.MEDIUM]:
         flags.append(flag("low_overall_confidence", confidence=overall))
-    low = sum(1 for c in scored if c.attribution_confidence < settings.low_confidence_below)
-    if low * 2 > len(scored):
-        flags.append(flag("majority_claims_low_confidence", low=low, total=len(scored)))
-    label = label_for(overall, settings)
-    return ScoredAnswer(scored, overall, label, flags, answer_reason(scored, label))
+    low = sum(1 for c in claims if _RANK[_label_of(c)] < _RANK[ConfidenceLabel.MEDIUM])
+    if low * 2 > len(claims):
+        flags.append(flag("majority_claims_low_confidence", low=low, total=len(claims)))
+    return flags
+
+
+def _label_of(claim: CitedClaim) -> ConfidenceLabel:
+    return claim.confidence_label or ConfidenceLabel.VERY_LOW
 
 
 def _unit(value: float) -> float:

@@ -50,8 +50,22 @@ def _weakest(claim: CitedClaim) -> Citation | None:
     )
 
 
-def claim_reason(claim: CitedClaim, label: ConfidenceLabel) -> str:
-    """One claim's label in words, from its weakest citation.
+def lifted_words(confidence: float) -> str:
+    """Why a label reads MEDIUM when its number is below the band: the quote's words are
+    verified, whether they answer the question is less sure.
+
+    >>> lifted_words(0.41).endswith("answer the question only about 41% of the time")
+    True
+    """
+    return (
+        "MEDIUM for its verified words, though quotes scored like it answer the question "
+        f"only about {round(confidence * 100)}% of the time"
+    )
+
+
+def claim_reason(claim: CitedClaim, label: ConfidenceLabel, lifted: float | None = None) -> str:
+    """One claim's label in words, from its weakest citation; `lifted` is the claim's
+    confidence when its label was raised to MEDIUM (an exact, supported quote).
 
     >>> from ragcite.models import Citation
     >>> c = CitedClaim(claim_text="x", citations=[Citation(chunk_id="c", quote="x",
@@ -64,7 +78,9 @@ def claim_reason(claim: CitedClaim, label: ConfidenceLabel) -> str:
         return "The claim cites no source."
     quote = _QUOTE_WORDS[cited.quote_status]
     text = f"{quote[0].upper()}{quote[1:]}, {_SUPPORT_WORDS[cited.support]}"
-    if label in (ConfidenceLabel.LOW, ConfidenceLabel.VERY_LOW) and (
+    if lifted is not None:
+        text += f"; {lifted_words(lifted)}"
+    elif label in (ConfidenceLabel.LOW, ConfidenceLabel.VERY_LOW) and (
         cited.support is SupportVerdict.SUPPORTED
     ):
         text += "; the passage matches the question only loosely"
@@ -75,8 +91,11 @@ def _plural(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
 
 
-def answer_reason(claims: list[CitedClaim], label: ConfidenceLabel) -> str:
-    """An answer's label in words, from its claims (see the module doc)."""
+def answer_reason(
+    claims: list[CitedClaim], label: ConfidenceLabel, lifted: float | None = None
+) -> str:
+    """An answer's label in words, from its claims (see the module doc); `lifted` as for
+    `claim_reason`."""
     citations = [c for claim in claims for c in claim.citations]
     if not citations:
         return NO_ANSWER_REASON if not claims else "No claim cites a source."
@@ -104,6 +123,8 @@ def answer_reason(claims: list[CitedClaim], label: ConfidenceLabel) -> str:
         return f"{quotes}; {len(checked)} supported by their sources, the rest not checked."
     alone = len(citations) == 1
     text = f"{quotes}, {'supported by its source' if alone else 'all supported by their sources'}"
-    if label in (ConfidenceLabel.LOW, ConfidenceLabel.VERY_LOW):
+    if lifted is not None:
+        text += f"; {lifted_words(lifted)}"
+    elif label in (ConfidenceLabel.LOW, ConfidenceLabel.VERY_LOW):
         text += "; the passages match the question only loosely"
     return text + "."

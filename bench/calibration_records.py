@@ -1,0 +1,114 @@
+"""Build (or extend) the calibration records: shared-data questions end to end, per claim.
+
+    .venv/bin/python bench/calibration_records.py [records.jsonl] [--halueval N]
+
+Every case of `ragcite.train.answerability_data` (SQuAD 2.0 paragraphs with their
+questions, HaluEval knowledge passages, RGB) goes through ragcite's own stages: rerank,
+the configured generator, the gate's support check, the score stage without a map. Each
+record keeps what the score stage saw for every claim (quote strength, support score and
+verdicts, cited-chunk confidence, the raw blend) and whether the claim is correct (it quotes
+a gold passage and holds a gold answer), plus the answerability probability of the answer,
+so that `python -m ragcite.train.calibration` can fit the map and measure it held out by
+paragraph / item. Writes JSON lines (default bench/out/calibration_records.jsonl);
+rerunning reuses what is there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from ragcite.config import load_settings
+from ragcite.models import SourceChunk
+from ragcite.pipeline import Ragcite
+from ragcite.rerank.composite import rerank_chunks
+from ragcite.score.confidence import (
+    blend_claim_confidence,
+    claim_signals,
+    is_exact_and_supported,
+    score_answer,
+)
+from ragcite.train.answerability_data import Case, all_cases, candidate_chunks
+from ragcite.train.answerability_run import claim_correct
+from ragcite.verify.answerability import AnswerabilityCheck, cited_quotes
+from ragcite.verify.gate import verify_answer
+
+DEFAULT = Path(__file__).resolve().parent / "out" / "calibration_records.jsonl"
+
+
+def _claim(claim: Any, by_id: dict[str, SourceChunk], case: Case) -> dict[str, Any]:
+    signals = claim_signals(claim, by_id)
+    cited = [by_id[i] for i in claim.source_chunk_ids if i in by_id]
+    return {
+        "raw": blend_claim_confidence(signals),
+        "quote": signals.quote,
+        "support": signals.support,
+        "chunk": signals.chunk,
+        "reranker": max((c.reranker_score or 0.0 for c in cited), default=0.0),
+        "verdicts": [str(c.support) for c in claim.citations],
+        "statuses": [str(c.quote_status) for c in claim.citations],
+        "exact_supported": is_exact_and_supported(claim),
+        "chunk_ids": list(claim.source_chunk_ids),
+        "correct": claim_correct(claim, case),
+    }
+
+
+def run_case(rag: Ragcite, check: AnswerabilityCheck, case: Case) -> dict[str, Any]:
+    chunks = candidate_chunks(case, rag.embedder)
+    chunks = rerank_chunks(case.question, chunks, rag.reranker, rag.settings.rerank).chunks
+    draft = rag.generator.generate(case.question, chunks)
+    gate = verify_answer(
+        draft, chunks, support_checker=rag.support_checker, policy=rag.settings.gate.policy
+    )
+    scored = score_answer(gate.claims, chunks, rag.settings.score)
+    by_id = {c.chunk_id: c for c in chunks}
+    quotes = cited_quotes(gate.claims, chunks)
+    answered = bool(draft.answerable and quotes)
+    claims = [_claim(c, by_id, case) for c in scored.claims]
+    cited = {i for c in scored.claims for i in c.source_chunk_ids if i in by_id}
+    return {
+        "id": case.id,
+        "source": case.source,
+        "group": case.group,
+        "answerable": case.answerable,
+        "generator_answered": answered,
+        "answerability": check.probability(case.question, quotes, chunks) if answered else 0.0,
+        "chunk_mean": sum(by_id[i].composite_confidence for i in cited) / len(cited)
+        if cited
+        else 0.0,
+        "claims": claims,
+        "answer_correct": answered and any(c["correct"] for c in claims),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("records", nargs="?", type=Path, default=DEFAULT)
+    parser.add_argument("--halueval", type=int, default=600)
+    args = parser.parse_args()
+    done: set[str] = set()
+    if args.records.exists():
+        done = {json.loads(x)["id"] for x in args.records.read_text(encoding="utf-8").splitlines()}
+    args.records.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = load_settings(store_path=Path(tmp) / "r.db", overrides={"cache.enabled": False})
+        rag = Ragcite.open(settings)
+        check = AnswerabilityCheck(rag.embedder)
+        started = time.perf_counter()
+        cases = [c for c in all_cases(rag.embedder, halueval_limit=args.halueval)]
+        print(f"{len(cases)} cases built in {time.perf_counter() - started:.0f}s", flush=True)
+        with args.records.open("a", encoding="utf-8") as out:
+            for n, case in enumerate(c for c in cases if c.id not in done):
+                out.write(json.dumps(run_case(rag, check, case)) + "\n")
+                out.flush()
+                if n % 100 == 0:
+                    print(f"{n} new records ({time.perf_counter() - started:.0f}s)", flush=True)
+        rag.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,147 @@
+"""Fit the packaged calibration map on end-to-end records and measure it held out.
+
+    .venv/bin/python bench/calibration_records.py   # shared-data questions (slow, cached)
+    .venv/bin/python bench/calibration_demo.py      # the demo set's questions
+    .venv/bin/python -m ragcite.eval.calibration_asset [--write]
+
+The records (JSON lines, see the two bench scripts) hold, per question, each claim's raw
+blend, whether it is an exact, supported quote and whether it is correct (it quotes a gold
+passage and holds the gold answer). Only answers the pipeline shows count: the generator
+answered and the answer's evidence reaches `gate.min_overall_confidence`. Groups (SQuAD
+paragraph, HaluEval item, RGB query, demo document) are split by a hash: 30% held out for
+measurement, the rest to fit the map (isotonic or Platt, chosen by cross-validated ECE).
+The report gives claim and answer ECE with 95% bootstrap intervals (resampling groups) on
+the held-out part, raw and calibrated, per source and pooled, and the label bands'
+distribution; `--write` stores the map fitted on the fit part as the packaged asset.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from ragcite.config import ScoreSettings
+from ragcite.eval.calibration import Map, Points, ece_interval, fit_calibration
+from ragcite.models import ConfidenceLabel
+from ragcite.score.calibration import calibration_to_dict
+from ragcite.score.confidence import EVIDENCE_FLOOR, answer_confidence, answer_evidence, label_for
+
+ROOT = Path(__file__).resolve().parents[3]
+RECORDS = (
+    ROOT / "bench" / "out" / "calibration_records.jsonl",
+    ROOT / "bench" / "out" / "calibration_demo.jsonl",
+)
+ASSET = ROOT / "src" / "ragcite" / "score" / "assets" / "calibration.json"
+HELD_OUT_BELOW = 30  # hash buckets of 100: [0, 30) held out
+
+
+def split_of(record: dict[str, Any]) -> str:
+    """The split of a record ("test" or "fit"), by a stable hash of its group."""
+    bucket = int(hashlib.sha256(record["group"].encode()).hexdigest()[:8], 16) % 100
+    return "test" if bucket < HELD_OUT_BELOW else "fit"
+
+
+def shown(record: dict[str, Any], settings: ScoreSettings) -> bool:
+    """The pipeline shows this answer: the generator answered, and its evidence stands."""
+    claims = record["claims"]
+    if not record["generator_answered"] or not claims:
+        return False
+    values = [max(c["raw"], EVIDENCE_FLOOR) if c["exact_supported"] else c["raw"] for c in claims]
+    return answer_evidence(values, record["chunk_mean"], settings) >= settings.low_from
+
+
+def load_records(paths: tuple[Path, ...] = RECORDS) -> list[dict[str, Any]]:
+    out = []
+    for path in paths:
+        out += [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x]
+    return out
+
+
+def claim_points(records: list[dict[str, Any]], mapping: Map | None = None) -> Points:
+    conf, ok, group = [], [], []
+    for r in records:
+        for c in r["claims"]:
+            conf.append(mapping(c["raw"]) if mapping is not None else c["raw"])
+            ok.append(bool(c["correct"]))
+            group.append(r["group"])
+    return Points(conf, ok, group)
+
+
+def answer_points(records: list[dict[str, Any]], mapping: Map | None = None) -> Points:
+    """(answer confidence, answer correct): the weakest claim's confidence, as `score_answer`."""
+    return Points(
+        [answer_confidence(claim_points([r], mapping).confidence) for r in records],
+        [bool(r["answer_correct"]) for r in records],
+        [r["group"] for r in records],
+    )
+
+
+def label_counts(
+    records: list[dict[str, Any]], mapping: Map | None, settings: ScoreSettings
+) -> dict[str, dict[str, int]]:
+    """Answer labels (the weakest claim's band) on correct and on wrong answers."""
+    out: dict[str, dict[str, int]] = {"correct": {}, "wrong": {}}
+    for r, value in zip(records, answer_points(records, mapping).confidence, strict=True):
+        label = str(label_for(value, settings))
+        if all(c["exact_supported"] for c in r["claims"]) and label in (
+            ConfidenceLabel.LOW,
+            ConfidenceLabel.VERY_LOW,
+        ):
+            label = f"{ConfidenceLabel.MEDIUM} (floor)"
+        side = out["correct" if r["answer_correct"] else "wrong"]
+        side[label] = side.get(label, 0) + 1
+    return out
+
+
+def _measure(records: list[dict[str, Any]], mapping: Map) -> dict[str, Any]:
+    return {
+        level: {
+            "raw": ece_interval(points(records)),
+            "calibrated": ece_interval(points(records, mapping)),
+        }
+        for level, points in (("claim", claim_points), ("answer", answer_points))
+    }
+
+
+def report(records: list[dict[str, Any]], settings: ScoreSettings) -> tuple[Map, dict[str, Any]]:
+    """The map fitted on the fit part, and its held-out report (see the module doc)."""
+    kept = [r for r in records if shown(r, settings)]
+    fit = [r for r in kept if split_of(r) == "fit"]
+    test = [r for r in kept if split_of(r) == "test"]
+    mapping, method = fit_calibration(claim_points(fit))
+    out: dict[str, Any] = {
+        "method": method,
+        "fit": {"answers": len(fit), "claims": len(claim_points(fit).confidence)},
+        "held_out": {"pooled": _measure(test, mapping)},
+    }
+    for source in sorted({r["source"] for r in test}):
+        part = [r for r in test if r["source"] == source]
+        out["held_out"][source] = _measure(part, mapping)
+        out["held_out"][source]["labels"] = label_counts(part, mapping, settings)
+    return mapping, out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("records", nargs="*", type=Path, default=list(RECORDS))
+    parser.add_argument("--write", action="store_true", help=f"write the map to {ASSET}")
+    args = parser.parse_args()
+    settings = ScoreSettings()
+    mapping, result = report(load_records(tuple(args.records)), settings)
+    print(json.dumps(result, indent=1, default=float))
+    if args.write:
+        payload = {
+            **calibration_to_dict(mapping),
+            "fitted_on": "end-to-end shared-data and demo questions, fit split "
+            "(python -m ragcite.eval.calibration_asset)",
+            "held_out_claim_ece": result["held_out"]["pooled"]["claim"]["calibrated"]["ece"],
+        }
+        ASSET.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {ASSET}")
+
+
+if __name__ == "__main__":
+    main()
