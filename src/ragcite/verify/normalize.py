@@ -237,6 +237,11 @@ def _fold_plain(text: str) -> tuple[str, str, bool]:
     return folded, cased, in_place and len(cased) == len(text)
 
 
+def clear_caches() -> None:
+    """Forget the folded texts kept per chunk (benchmarks measure cold checks)."""
+    _fold_plain.cache_clear()
+
+
 def case_folded(text: str) -> str:
     """`text` with the characters that fold replaced (or deleted) and case-folded, no
     character lowered instead: each word of a quote (`words`) that a normalised match of it
