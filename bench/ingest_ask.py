@@ -194,7 +194,7 @@ def _sentence_bytes(path: Path) -> int:
 
 def _embedded_texts(rag: Ragcite) -> list[str]:
     """What ingest embedded: each chunk's text in context, and its sentence forms when the
-    collection stores sentence vectors."""
+    collection stores sentence vectors embedded on their own."""
     path = store_file(rag.settings)
     assert path is not None, "the benchmark reads a SQLite store"
     with sqlite3.connect(path) as db:
@@ -203,7 +203,9 @@ def _embedded_texts(rag: Ragcite) -> list[str]:
             "ON d.document_id = c.document_id AND d.version = c.document_version"
         ).fetchall()
     texts = [f"{t}{f' — {h}' if h else ''}\n{text}" for t, h, text in rows]
-    if rag.settings.ingest.sentence_vectors:
+    # With "spans" the sentence vectors come out of the chunks' own forward pass (only a
+    # sentence past the token limit is embedded alone: not counted here).
+    if rag.settings.ingest.sentence_vectors and rag.settings.ingest.sentence_pooling != "spans":
         forms = (chunk_sentence_forms(text, h) for _, h, text in rows)
         texts += list(dict.fromkeys(f for group in forms for f in group))
     return texts

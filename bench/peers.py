@@ -10,7 +10,9 @@ Same documents, same embedder: ragcite's MiniLM int8 ONNX embedder, wrapped as a
 - ingest (`--ingest-docs` Markdown files of real passages, bench/corpora.py): LangChain
   RecursiveCharacterTextSplitter (800/100 characters) + Chroma, LlamaIndex SentenceSplitter
   (200/25 tokens, about 800 characters) + VectorStoreIndex, ragcite ingest (parse, chunk,
-  embed chunks and their sentences, store) with and without stored sentence vectors; chunks/s.
+  embed chunks and their sentences, store) with sentence vectors embedded on their own
+  ("separate"), pooled from the chunk's forward pass ("spans") and without any; chunks/s.
+  Peer "embedder alone": the chunk texts ragcite embedded, through the model only.
 - query: LlamaIndex CitationQueryEngine with MockLLM (so only its non-LLM work counts) vs
   ragcite's full offline ask (retrieve, rerank, extractive answer, the gate, scores), at
   each `--query-sizes` corpus (bench/scale.py's corpus: real passages, derived vectors,
@@ -30,6 +32,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -39,12 +42,13 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from corpora import real_passages
-from ingest_ask import clear_vector_caches, machine
+from ingest_ask import _embedded_texts, clear_vector_caches, machine
 from scale import build, embed_real, questions
 
 from ragcite.config import load_settings
 from ragcite.embed.minilm import MiniLMEmbedder
 from ragcite.pipeline import Ragcite
+from ragcite.verify.normalize import clear_caches as clear_quote_caches
 from ragcite.verify.quotes import locate_quote
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -128,12 +132,19 @@ def ingest_llamaindex(paths: list[Path], tmp: Path) -> int:
     return len(nodes)
 
 
-def ingest_ragcite(sentence_vectors: bool) -> Callable[[list[Path], Path], int]:
+def ingest_ragcite(
+    sentence_vectors: bool, pooling: str = "separate", texts: list[str] | None = None
+) -> Callable[[list[Path], Path], int]:
+    """ragcite ingest; the texts it gave the model for its chunks go into `texts`."""
+
     def run(paths: list[Path], tmp: Path) -> int:
         overrides = {"ingest.sentence_vectors": sentence_vectors}
+        overrides["ingest.sentence_pooling"] = pooling  # type: ignore[assignment]
         rag = Ragcite.open(load_settings(store=tmp / "ragcite.db", overrides=overrides))
         rag.embedder.clear()  # type: ignore[attr-defined]
         report = rag.ingest(paths)
+        if texts is not None and not texts:
+            texts.extend(t for t in _embedded_texts(rag) if "\n" in t)  # chunk texts only
         rag.close()
         assert not report.failed, report.failed
         return report.chunks
@@ -141,12 +152,26 @@ def ingest_ragcite(sentence_vectors: bool) -> Callable[[list[Path], Path], int]:
     return run
 
 
+def embedder_alone(texts: list[str]) -> Callable[[list[Path], Path], int]:
+    """The peer "raw embedder": the chunk texts ragcite embedded, through the model alone
+    (one batched call, length-sorted), no parsing, chunking or storing."""
+
+    def run(paths: list[Path], tmp: Path) -> int:
+        EMBEDDER.embed(texts)
+        return len(texts)
+
+    return run
+
+
 def bench_ingest(docs: int, rounds: int) -> dict[str, float]:
+    chunk_texts: list[str] = []
     systems = {
         "langchain_chroma": ingest_langchain,
         "llamaindex": ingest_llamaindex,
-        "ragcite": ingest_ragcite(True),
-        "ragcite_no_sentence_vectors": ingest_ragcite(False),
+        "ragcite_no_sentence_vectors": ingest_ragcite(False, texts=chunk_texts),
+        "embedder_alone": embedder_alone(chunk_texts),
+        "ragcite_separate_sentence_vectors": ingest_ragcite(True, "separate"),
+        "ragcite_span_sentence_vectors": ingest_ragcite(True, "spans"),
     }
     rates: dict[str, list[float]] = {name: [] for name in systems}
     EMBEDDER.embed(["warm up"])
@@ -162,9 +187,16 @@ def bench_ingest(docs: int, rounds: int) -> dict[str, float]:
                 chunks = run(paths, work)
                 rates[name].append(chunks / (time.perf_counter() - started))
     out = {f"{name}_chunks_per_s": round(statistics.median(v), 1) for name, v in rates.items()}
-    for name in ("ragcite", "ragcite_no_sentence_vectors"):
+    default = load_settings().ingest.sentence_pooling
+    out["ragcite_chunks_per_s"] = out[f"ragcite_{default}_sentence_vectors_chunks_per_s"]
+    ragcites = ("ragcite", "ragcite_separate_sentence_vectors", "ragcite_span_sentence_vectors")
+    for name in (*ragcites, "ragcite_no_sentence_vectors", "llamaindex"):
         out[f"ratio_{name}_vs_langchain_chroma"] = round(
             out[f"{name}_chunks_per_s"] / out["langchain_chroma_chunks_per_s"], 2
+        )
+    for name in (*ragcites, "ragcite_no_sentence_vectors"):  # chunks/s against chunk texts/s
+        out[f"ratio_{name}_vs_embedder_alone"] = round(
+            out[f"{name}_chunks_per_s"] / out["embedder_alone_chunks_per_s"], 2
         )
     print(f"[ingest {docs} documents] {json.dumps(out)}")
     return out
@@ -250,9 +282,13 @@ def bench_quotes(count: int, rounds: int) -> dict[str, float]:
     rules = quotegate.Rules(current_year=0)
     rates: dict[str, list[float]] = {"ragcite_locate_quote": [], "quotegate_judge": []}
     found = {"ragcite": 0, "quotegate": 0}
+    statuses: Counter[str] = Counter()
     for _ in range(rounds):
+        clear_quote_caches()  # each round checks cold: nothing folded is kept from before
         started = time.perf_counter()
-        found["ragcite"] = sum(locate_quote(q, p).found for q, p in cases)
+        matches = [locate_quote(q, p) for q, p in cases]
+        statuses = Counter(m.status.value for m in matches)
+        found["ragcite"] = sum(m.found for m in matches)
         rates["ragcite_locate_quote"].append(len(cases) / (time.perf_counter() - started))
         started = time.perf_counter()
         verdicts = [quotegate.judge(1, q, ps, rules) for q, ps in wrapped]
@@ -266,6 +302,7 @@ def bench_quotes(count: int, rounds: int) -> dict[str, float]:
     )
     out["cases"] = len(cases)
     out |= {f"found_{k}": v for k, v in found.items()}
+    out |= {f"ragcite_{k}": v for k, v in sorted(statuses.items())}
     print(f"[quotes] {json.dumps(out)}")
     return out
 

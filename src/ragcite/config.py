@@ -183,6 +183,10 @@ class IngestSettings(_Section):
     # Embed each chunk's sentences at ingest and store them with it, so `ask` embeds the
     # question only (about 3x the embedding work at ingest, ~4 KB more per chunk).
     sentence_vectors: bool = True
+    # Where those sentence vectors come from: "separate" embeds each sentence form on its own;
+    # "spans" pools each sentence's tokens from the chunk's own forward pass (no extra model
+    # run; a sentence past the token limit is embedded on its own).
+    sentence_pooling: Literal["separate", "spans"] = "separate"
 
 
 class ServerSettings(_Section):

@@ -94,3 +94,31 @@ def test_vectors_computed_for_other_sentences_are_not_used() -> None:
     assert decode_sentence_vectors(blob, ["One.", "Three."]) is None
     assert decode_sentence_vectors(blob, ["One."]) is None
     assert decode_sentence_vectors(b"junk", ["One."]) is None
+
+
+def test_span_pooled_sentence_vectors_keep_the_chunk_vectors_and_serve_ask(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "docs").mkdir()
+    for name in ("employee-handbook.pdf", "employee-handbook.pdf.meta.yaml"):
+        shutil.copy(DEMO / name, tmp_path / "docs")
+    separate = _open(tmp_path / "separate.db")
+    spans = Ragcite.open(
+        load_settings(
+            store_path=tmp_path / "spans.db",
+            overrides={"cache.enabled": False, "ingest.sentence_pooling": "spans"},
+        )
+    )
+    assert not separate.ingest([tmp_path / "docs"]).failed
+    assert not spans.ingest([tmp_path / "docs"]).failed
+    one, two = (list(r.store.export_versions()) for r in (separate, spans))
+    assert np.array_equal(one[0].vectors, two[0].vectors)  # the chunk vectors are unchanged
+    assert two[0].sentence_vectors and all(b is not None for b in two[0].sentence_vectors)
+    counting = _cold(spans)
+
+    response = spans.ask(QUESTION)
+
+    assert response.answerable and response.cited_claims
+    assert counting.texts == [QUESTION]  # every sentence vector came from the store
+    separate.close()
+    spans.close()

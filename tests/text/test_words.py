@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import random
 import re
 
 import pytest
@@ -13,6 +14,7 @@ from ragcite.text.stems import stem, trim_plural
 from ragcite.text.words import (
     QUESTION_WORDS,
     STOPWORDS,
+    WORD,
     content_words,
     has_words,
     tokens,
@@ -92,3 +94,13 @@ def test_no_other_module_keeps_a_word_regex() -> None:
         if path.name != "words.py" and pattern.search(path.read_text(encoding="utf-8"))
     ]
     assert offenders == []
+
+
+def test_the_fast_paths_cut_words_like_the_regex() -> None:
+    """ASCII text and text whose only non-ASCII characters are not letters or digits take
+    a translate-and-split path: it must give exactly the words the regex gives."""
+    alphabet = [*"abc XY-,.?_1\t\n", "\u2014", "\u201c", "\u00ad", "é", "ß", "İ", "\u2019"]
+    rng = random.Random(3)
+    for _ in range(5000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24)))
+        assert words(text) == [w.casefold() for w in WORD.findall(text)], text

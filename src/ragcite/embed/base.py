@@ -13,6 +13,10 @@ import numpy as np
 import numpy.typing as npt
 
 Vectors = npt.NDArray[np.float32]
+# A character span [start, end) of a text, and per text its spans' pooled vectors (None for a
+# span not pooled: see `MiniLMEmbedder.embed_spans`).
+Span = tuple[int, int]
+SpanVectors = list[list[Vectors | None]]
 
 
 class Embedder(Protocol):

@@ -11,7 +11,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from ragcite.embed.base import Embedder, Vectors
+from ragcite.embed.base import Embedder, Span, SpanVectors, Vectors
 
 
 class CachedEmbedder:
@@ -38,6 +38,16 @@ class CachedEmbedder:
                 self._cache.move_to_end(text)
             while len(self._cache) > self.max_items:
                 self._cache.popitem(last=False)
+
+    def embed_spans(
+        self, texts: list[str], spans: list[list[Span]]
+    ) -> tuple[Vectors, SpanVectors] | None:
+        """The inner embedder's `embed_spans` (nothing cached); None when it has none."""
+        inner = getattr(self.inner, "embed_spans", None)
+        if inner is None:
+            return None
+        result: tuple[Vectors, SpanVectors] = inner(texts, spans)
+        return result
 
     def embed(self, texts: list[str]) -> Vectors:
         with self._lock:

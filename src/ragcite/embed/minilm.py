@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ragcite.embed.base import Vectors
+from ragcite.embed.base import Span, SpanVectors, Vectors
 from ragcite.embed.onnx import cpu_session
 from ragcite.errors import ModelError
 
@@ -76,28 +76,68 @@ class MiniLMEmbedder:
 
     def embed(self, texts: list[str]) -> Vectors:
         """One normalised 384-d vector per text, in order."""
+        return self.embed_spans(texts, [[] for _ in texts])[0]
+
+    def embed_spans(self, texts: list[str], spans: list[list[Span]]) -> tuple[Vectors, SpanVectors]:
+        """Each text's vector, exactly as `embed` gives it, and from the same forward pass a
+        vector per character span of the text ("late chunking"): the mean of the token
+        states that start inside the span, normalised; None for a span the token limit
+        (`max_tokens`) cut, which the caller embeds on its own.
+
+        >>> vectors, per_span = embedder.embed_spans(["Kept 3 years. Then erased."], [[(0, 13)]])
+        >>> per_span[0][0].shape
+        (384,)
+        """
+        if len(spans) != len(texts):
+            raise ValueError(f"one span list per text: {len(texts)} texts, {len(spans)} lists")
+        out = np.empty((len(texts), self.dimension), dtype=np.float32)
+        pooled_spans: SpanVectors = [[] for _ in texts]
         if not texts:
-            return np.zeros((0, self.dimension), dtype=np.float32)
+            return out, pooled_spans
         self.warm_up()
         # Sorting by length keeps padding small inside each batch.
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        out = np.empty((len(texts), self.dimension), dtype=np.float32)
         for start in range(0, len(order), self.batch_size):
             batch_ids = order[start : start + self.batch_size]
-            out[batch_ids] = self._embed_batch([texts[i] for i in batch_ids])
-        return out
+            encodings = self._tokenizer.encode_batch([texts[i] for i in batch_ids])
+            hidden, mask = self._forward(encodings)
+            out[batch_ids] = _mean_pooled(hidden, mask)
+            for row, i in enumerate(batch_ids):
+                if spans[i]:
+                    pooled_spans[i] = _span_pooled(hidden[row], encodings[row], spans[i])
+        return out, pooled_spans
 
-    def _embed_batch(self, texts: list[str]) -> Vectors:
-        encodings = self._tokenizer.encode_batch(texts)
+    def _forward(self, encodings: list[Any]) -> tuple[Vectors, np.ndarray]:
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
         hidden: Vectors = self._session.run(None, feeds)[0]
-        weights = mask[:, :, None].astype(np.float32)
-        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
-        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        normalised: Vectors = (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
-        return normalised
+        return hidden, mask
+
+
+def _mean_pooled(hidden: Vectors, mask: np.ndarray) -> Vectors:
+    weights = mask[:, :, None].astype(np.float32)
+    pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+    norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+    normalised: Vectors = (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+    return normalised
+
+
+def _span_pooled(hidden: Vectors, encoding: Any, spans: list[Span]) -> list[Vectors | None]:
+    """Per span of one text: the normalised mean of its tokens' states (None when cut)."""
+    offsets = np.array(encoding.offsets, dtype=np.int64).reshape(-1, 2)
+    real = (np.array(encoding.special_tokens_mask) == 0) & (offsets[:, 1] > offsets[:, 0])
+    starts = offsets[:, 0]
+    seen_until = int(offsets[real, 1].max()) if real.any() else 0
+    pooled: list[Vectors | None] = []
+    for start, end in spans:
+        inside = real & (starts >= start) & (starts < end)
+        if end > seen_until or not inside.any():  # cut by the token limit (or no tokens)
+            pooled.append(None)
+            continue
+        mean = hidden[inside].mean(axis=0)
+        pooled.append((mean / max(float(np.linalg.norm(mean)), 1e-12)).astype(np.float32))
+    return pooled
 
 
 def _packaged_model_path() -> Path:

@@ -2,11 +2,10 @@
 
 Idempotent: a file whose bytes (and metadata) are unchanged is skipped before it is
 even parsed. A changed file becomes a new version that supersedes the old one. Each
-version is written in one transaction; a file that fails (unreadable, over a limit in
-`ingest.*`, out of time) is reported, nothing of it is stored, and the rest of the batch
-goes on. The supersession policy (which version is active, and which file may replace
-which document: see `index.identity`) lives here, in `store_version`, so every store gets
-it from the same primitive writes.
+version is written in one transaction; a file that fails (over a limit, out of time) is
+reported, nothing of it is stored, and the rest goes on. The supersession policy (which
+version is active, which file may replace which document: see `index.identity`) lives
+here, in `store_version`, so every store gets it from the same primitive writes.
 
     >>> report = Indexer(store, embedder).ingest([Path("demo")])
     >>> report.added, report.unchanged, report.failed
@@ -22,17 +21,16 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
-import numpy as np
-
 from ragcite.config import ChunkSettings, IngestSettings
-from ragcite.embed.base import Embedder, Vectors
+from ragcite.embed.base import Embedder, Span, SpanVectors, Vectors
 from ragcite.errors import IngestError, RagciteError
+from ragcite.index.embed_steps import embed_in_steps
 from ragcite.index.identity import (
     check_may_replace,
     document_id_for,
     legacy_document_id,
 )
-from ragcite.index.sentence_vectors import SentencePlan
+from ragcite.index.sentence_vectors import SentencePlan, SpanPlan
 from ragcite.index.store import NewVersion, Store
 from ragcite.ingest.chunker import chunk_text
 from ragcite.ingest.files import scan_folder
@@ -259,25 +257,34 @@ class Indexer:
         self, job: _Job, document: Document, chunks: list[SourceChunk]
     ) -> tuple[Vectors, list[bytes | None] | None]:
         """The chunks' vectors and, when `ingest.sentence_vectors`, their sentences' blobs."""
-        vectors = self._embed(job, [_embedding_text(document, c) for c in chunks], report=True)
+        texts = [_embedding_text(document, c) for c in chunks]
+        plan = None  # "spans": sentence vectors pooled from the chunks' own forward pass
+        if self.limits.sentence_vectors and self.limits.sentence_pooling == "spans":
+            starts = [len(t) - len(c.chunk_text) for t, c in zip(texts, chunks, strict=True)]
+            plan = SpanPlan.of(chunks, starts)
+        vectors, pooled = self._embed(job, texts, report=True, spans=plan.spans if plan else None)
         if not self.limits.sentence_vectors:
             return vectors, None
-        plan = SentencePlan.of(chunks)
-        return vectors, plan.blobs(self._embed(job, plan.texts, report=False))
+        if plan is not None and pooled is not None:  # None: the embedder cannot pool spans
+            return vectors, plan.blobs(pooled, lambda t: self._embed(job, t, report=False)[0])
+        sentences = SentencePlan.of(chunks)
+        return vectors, sentences.blobs(self._embed(job, sentences.texts, report=False)[0])
 
-    def _embed(self, job: _Job, texts: list[str], *, report: bool) -> Vectors:
-        """Embed in steps of `ingest.embed_batch` (length-sorted, so each step pads little),
-        checking the time and, when `report`, reporting progress."""
-        step = self.limits.embed_batch
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        out = np.empty((len(texts), self.embedder.dimension), dtype=np.float32)
-        for start in range(0, len(texts), step):
-            job.limits.check_time(job.path, f"while embedding ({start} of {len(texts)} texts done)")
-            batch = order[start : start + step]
-            out[batch] = self.embedder.embed([texts[i] for i in batch])
-            if report and job.on_chunks is not None:
-                job.on_chunks(job.path, min(start + step, len(texts)), len(texts))
-        return out
+    def _embed(
+        self, job: _Job, texts: list[str], *, report: bool, spans: list[list[Span]] | None = None
+    ) -> tuple[Vectors, SpanVectors | None]:
+        """`embed_in_steps` of `ingest.embed_batch`, checking time; progress when `report`."""
+        notify = job.on_chunks if report else None
+        return embed_in_steps(
+            self.embedder,
+            texts,
+            self.limits.embed_batch,
+            check=lambda done: job.limits.check_time(
+                job.path, f"while embedding ({done} of {len(texts)} texts done)"
+            ),
+            progress=(lambda done: notify(job.path, done, len(texts))) if notify else None,
+            spans=spans,
+        )
 
 
 @dataclass(frozen=True)

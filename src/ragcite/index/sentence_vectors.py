@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import struct
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,7 +23,7 @@ import numpy as np
 from ragcite.embed.base import Embedder, Vectors
 from ragcite.index.store import Store
 from ragcite.models import SourceChunk
-from ragcite.text.sentence_forms import chunk_sentence_forms
+from ragcite.text.sentence_forms import chunk_sentence_forms, sentences_with_forms
 
 _HEADER = struct.Struct("<4sIHH")  # magic, crc32 of the forms, count, dimension
 _MAGIC = b"RSV1"
@@ -78,6 +78,59 @@ class SentencePlan:
             encode_sentence_vectors(forms, vectors[[row[f] for f in forms]]) if forms else None
             for forms in self.per_chunk
         ]
+
+
+@dataclass(frozen=True)
+class SpanPlan:
+    """Sentence vectors pooled from the chunks' own forward pass (`ingest.sentence_pooling =
+    "spans"`): each sentence's span in the text embedded for its chunk, and which sentence
+    gives each form its vector. A sentence the token limit cut is embedded on its own.
+
+    >>> plan = SpanPlan.of(chunks, offsets)  # where each chunk's text starts in its input
+    >>> vectors, pooled = embedder.embed_spans(inputs, plan.spans)
+    >>> blobs = plan.blobs(pooled, embedder.embed)
+    """
+
+    per_chunk: list[list[str]]
+    form_sentence: list[list[int]]
+    spans: list[list[tuple[int, int]]]
+
+    @classmethod
+    def of(cls, chunks: Sequence[SourceChunk], offsets: Sequence[int]) -> SpanPlan:
+        per_chunk, form_sentence, spans = [], [], []
+        for chunk, offset in zip(chunks, offsets, strict=True):
+            sentences = sentences_with_forms(chunk.chunk_text, chunk.section_heading)
+            forms: dict[str, int] = {}
+            for k, (_, _, sentence_forms) in enumerate(sentences):
+                for form in sentence_forms:
+                    forms.setdefault(form, k)
+            per_chunk.append(list(forms))
+            form_sentence.append(list(forms.values()))
+            text = chunk.chunk_text
+            spans.append([(offset + a, offset + len(text[:b].rstrip())) for a, b, _ in sentences])
+        return cls(per_chunk, form_sentence, spans)
+
+    def blobs(
+        self, pooled: list[list[Vectors | None]], embed: Callable[[list[str]], Vectors]
+    ) -> list[bytes | None]:
+        """Each chunk's blob from its sentences' pooled vectors; the forms of a sentence
+        with none are embedded (all in one `embed` call)."""
+        rows = list(zip(self.per_chunk, self.form_sentence, pooled, strict=True))
+        missing = list(
+            dict.fromkeys(
+                form
+                for forms, which, vectors in rows
+                for form, k in zip(forms, which, strict=True)
+                if vectors[k] is None
+            )
+        )
+        alone = dict(zip(missing, embed(missing) if missing else [], strict=True))
+        blobs: list[bytes | None] = []
+        for forms, which, vectors in rows:
+            chosen = [vectors[k] for k in which]
+            stacked = [alone[f] if v is None else v for f, v in zip(forms, chosen, strict=True)]
+            blobs.append(encode_sentence_vectors(forms, np.stack(stacked)) if forms else None)
+        return blobs
 
 
 def prime_sentence_vectors(embedder: Embedder, store: Store, chunks: Sequence[SourceChunk]) -> int:

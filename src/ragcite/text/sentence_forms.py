@@ -30,11 +30,26 @@ def chunk_sentence_forms(chunk_text: str, heading: str | None) -> list[str]:
     """Every distinct string the ask-time stages may embed for this chunk's sentences,
     in a fixed order (the stored vectors follow it)."""
     forms: dict[str, None] = {}
+    for _, _, sentence_forms in sentences_with_forms(chunk_text, heading):
+        for form in sentence_forms:
+            forms.setdefault(form, None)
+    return list(forms)
+
+
+def sentences_with_forms(
+    chunk_text: str, heading: str | None
+) -> list[tuple[int, int, tuple[str, str, str]]]:
+    """Each non-blank sentence of the chunk: its [start, end) in `chunk_text` and its forms
+    (with its heading, stripped and cut for the gate, on one line), in reading order.
+
+    >>> sentences_with_forms("Kept 3 years.", None)
+    [(0, 13, ('Kept 3 years.', 'Kept 3 years.', 'Kept 3 years.'))]
+    """
+    found = []
     for start, end in split_sentences(chunk_text):
         sentence = chunk_text[start:end]
         stripped = sentence.strip()
-        if not stripped:
-            continue
-        for form in (in_context(heading, sentence), stripped[:EVIDENCE_CHARS], one_line(sentence)):
-            forms.setdefault(form, None)
-    return list(forms)
+        if stripped:
+            forms = (in_context(heading, sentence), stripped[:EVIDENCE_CHARS], one_line(sentence))
+            found.append((start, end, forms))
+    return found

@@ -32,9 +32,10 @@ from collections.abc import Collection
 _LETTER = r"[^\W\d_]"
 _LETTER_OR_DIGIT = r"[^\W_]"
 WORD = re.compile(rf"{_LETTER_OR_DIGIT}+")
-_ASCII_WORD = re.compile(r"[a-z0-9]+")  # WORD on lower-case ASCII text, faster
+_ASCII_WORD = re.compile(r"[a-z0-9]+")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")  # WORD on lower-case ASCII text, faster
 # Every ASCII character but a letter or digit to a space: the words of ASCII text split out.
-_ASCII_NON_WORD = str.maketrans({c: " " for c in range(128) if not chr(c).isalnum()})
+_ASCII_NON_WORD = bytes(c if chr(c).isalnum() else 32 for c in range(128)) + bytes(range(128, 256))
 TOKEN = re.compile(
     r"\$?\d[\d,]*(?:\.\d+)?%?[kKmMbB]?\b"  # a number: 12, 1,200.50, $5, 5k
     rf"|{_LETTER}+(?:['’.-]+{_LETTER}+)*"  # a word, with inner apostrophes, dots, hyphens
@@ -61,7 +62,10 @@ QUESTION_WORDS = frozenset("long many much called named known name one done eith
 def words(text: str) -> list[str]:
     """The plain words of `text`, case-folded: runs of letters and digits."""
     if text.isascii():  # the same words, folded in one pass
-        return text.translate(_ASCII_NON_WORD).lower().split()
+        return text.encode("ascii").translate(_ASCII_NON_WORD).decode("ascii").lower().split()
+    if not any(c.isalnum() for c in _NON_ASCII.findall(text)):  # only its ASCII splits: as ASCII
+        plain = text.encode("ascii", "replace").translate(_ASCII_NON_WORD).decode("ascii")
+        return plain.lower().split()
     return [w.casefold() for w in WORD.findall(text)]
 
 

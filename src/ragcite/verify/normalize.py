@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
-from itertools import islice
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -77,8 +76,16 @@ _IS_SPACE = np.array([chr(c).isspace() for c in range(0x3002)], dtype=bool)
 
 
 def normalize_with_map(text: str, *, join_broken_words: bool = False) -> NormalizedText:
-    if join_broken_words and has_broken_words(text):
-        return _normalize_each_char(text, join_broken_words=True)
+    mapped = None if join_broken_words and has_broken_words(text) else _origin_map(text)
+    if mapped is None:
+        return _normalize_each_char(text, join_broken_words=join_broken_words)
+    lowered, origin = mapped
+    return NormalizedText(" ".join(lowered.split()), tuple(origin.tolist()))
+
+
+def _origin_map(text: str) -> tuple[str, np.ndarray] | None:
+    """`text` folded and lowered (whitespace kept) and, for each character of it with
+    whitespace collapsed, its index in `text`; None where a character lowers to two."""
     folded = _FOLDED_CHARS.sub(_fold_char, text)
     if "\u2026" in folded:
         folded = folded.replace("\u2026", "...")
@@ -86,7 +93,7 @@ def normalize_with_map(text: str, *, join_broken_words: bool = False) -> Normali
     if len(lowered) != len(folded):  # some character case-folds to more than one: lower it
         lowered = _lower_growing(folded)
         if len(lowered) != len(folded):  # and it lowers to two ("İ")
-            return _normalize_each_char(text, join_broken_words=join_broken_words)
+            return None
     origin = _collapsed_origin(lowered)
     resizing = list(_RESIZING_CHARS.finditer(text))
     if resizing:  # where each original character went in `folded`
@@ -94,7 +101,7 @@ def normalize_with_map(text: str, *, join_broken_words: bool = False) -> Normali
         for match in resizing:
             sizes[match.start()] = len(_FOLD_CHARS.get(match.group(), "..."))
         origin = np.repeat(np.arange(len(text)), sizes)[origin]
-    return NormalizedText(" ".join(lowered.split()), tuple(origin.tolist()))
+    return lowered, origin
 
 
 def _collapsed_origin(text: str) -> np.ndarray:
@@ -163,25 +170,35 @@ def find_normalized(
     lowered, in_place = _fold(text, join_broken_words=join_broken_words)
     if not needle:
         return None
-    edges_kept = not needle[0].isspace() and not needle[-1].isspace()
-    if in_place and edges_kept and _regular_spaces(lowered):  # normalised, it is `lowered`
-        at = lowered.find(needle)
-        return None if at < 0 else (at, at + len(needle))
+    at = lowered.find(needle)
     # Each run of the needle between spaces lies inside one word of the text.
-    if max(needle.split(" "), key=len) not in lowered:
+    if at < 0 and max(needle.split(" "), key=len) not in lowered:
         return None
+    edges_kept = not needle[0].isspace() and not needle[-1].isspace()
+    lead = 0
+    if lowered[:1].isspace() or lowered[-1:].isspace():  # often only a trailing newline
+        lead = len(lowered) - len(lowered.lstrip())
+    core = lowered.strip() if lead or lowered[-1:].isspace() else lowered
+    if in_place and edges_kept and _regular_spaces(core):  # normalised, it is `core`
+        at = at if core is lowered else core.find(needle)
+        return None if at < 0 else (lead + at, lead + at + len(needle))
     haystack = " ".join(lowered.split())
     at = haystack.find(needle)
     if at < 0:
         return None
+    mapped = None
+    if not in_place and not (join_broken_words and has_broken_words(text)):
+        mapped = _origin_map(text)
+    if mapped is not None:  # only the two ends are looked up, no whole map is built
+        return int(mapped[1][at]), int(mapped[1][at + len(needle) - 1]) + 1
     if not in_place:
         return normalize_with_map(text, join_broken_words=join_broken_words).original_span(
             at, at + len(needle)
         )
-    return _origin(lowered, haystack, at), _origin(lowered, haystack, at + len(needle) - 1) + 1
+    origin = _collapsed_origin(lowered)
+    return int(origin[at]), int(origin[at + len(needle) - 1]) + 1
 
 
-_NON_SPACE = re.compile(r"\S+")  # the complement of str.isspace, as str.split uses
 # Whitespace other than the plain space, spelled out (a plain character set is the fastest).
 _OTHER_SPACE = re.compile(
     "[" + "".join(re.escape(chr(c)) for c in range(0x3001) if chr(c).isspace() and c != 32) + "]"
@@ -189,11 +206,51 @@ _OTHER_SPACE = re.compile(
 _ASCII_OTHER_SPACES = tuple(chr(c) for c in range(128) if chr(c).isspace() and c != 32)
 _FOLD_CHARS: dict[str, str] = {chr(k): v or "" for k, v in _FOLD.items()}
 _FOLDED_CHARS = re.compile("[" + "".join(re.escape(c) for c in _FOLD_CHARS) + "]")
+_FOLD_ITEMS = tuple(_FOLD_CHARS.items())
 _RESIZING_CHARS = re.compile("[" + "".join(re.escape(c) for c in sorted(_RESIZING)) + "]")
 
 
 def _fold_char(match: re.Match[str]) -> str:
     return _FOLD_CHARS[match.group()]
+
+
+def _replace_folding(text: str) -> tuple[str, bool]:
+    """`text` with each character that folds replaced (the ellipsis by "..."); True when
+    each replaced character became exactly one. A scan per folding character is cheaper
+    than a regular expression's callback per match."""
+    resized = False
+    for char, folded in _FOLD_ITEMS:
+        if char in text:
+            text = text.replace(char, folded)
+            resized = resized or len(folded) != 1
+    if "\u2026" in text:
+        text, resized = text.replace("\u2026", "..."), True
+    return text, not resized
+
+
+@lru_cache(maxsize=128)  # the gate checks several quotes against one chunk
+def _fold_plain(text: str) -> tuple[str, str, bool]:
+    """For non-ASCII `text`: its folding characters replaced, that case-folded, and whether
+    each character of `text` is one in the case-folded form."""
+    folded, in_place = _replace_folding(text)
+    cased = folded.casefold()
+    return folded, cased, in_place and len(cased) == len(text)
+
+
+def clear_caches() -> None:
+    """Forget the folded texts kept per chunk (benchmarks measure cold checks)."""
+    _fold_plain.cache_clear()
+
+
+def case_folded(text: str) -> str:
+    """`text` with the characters that fold replaced (or deleted) and case-folded, no
+    character lowered instead: each word of a quote (`words`) that a normalised match of it
+    in `text` holds is a substring of this (with no word broken across lines).
+
+    >>> case_folded("Stra\u00dfe \ufb01ne re\u00adview")
+    'strasse fine review'
+    """
+    return text.lower() if text.isascii() else _fold_plain(text)[1]
 
 
 def _fold(text: str, *, join_broken_words: bool) -> tuple[str, bool]:
@@ -202,16 +259,15 @@ def _fold(text: str, *, join_broken_words: bool) -> tuple[str, bool]:
     if text.isascii() and not (join_broken_words and has_broken_words(text)):
         # The one ASCII character that folds is the backtick.
         return (text.replace("`", "'") if "`" in text else text).lower(), True
-    in_place = _RESIZING_CHARS.search(text) is None
     if join_broken_words and has_broken_words(text):
-        text, in_place = BROKEN_WORD.sub("", text), False
-    # Only the few characters that fold are replaced (cheaper than translating every one).
-    folded = _FOLDED_CHARS.sub(_fold_char, text)
-    if "\u2026" in folded:
-        folded = folded.replace("\u2026", "...")
-    lowered = folded.casefold()
+        folded = _replace_folding(BROKEN_WORD.sub("", text))[0]
+        lowered = folded.casefold()
+        if len(lowered) != len(folded):  # as in `_normalize_each_char`
+            lowered = _lower_growing(folded)
+        return lowered, False
+    folded, lowered, in_place = _fold_plain(text)
     if len(lowered) != len(folded):  # as in `_normalize_each_char`: lower() where casefold grows
-        lowered, in_place = _lower_growing(folded), False
+        return _lower_growing(folded), False
     return lowered, in_place
 
 
@@ -245,22 +301,11 @@ def _regular_spaces(text: str) -> bool:
         and not text.endswith(" ")
         and "  " not in text
         and (
-            not any(space in text for space in _ASCII_OTHER_SPACES)  # each a fast C scan
-            if text.isascii()
-            else _OTHER_SPACE.search(text) is None
+            text.isprintable()  # one pass: every whitespace character but " " is unprintable
+            or (
+                not any(space in text for space in _ASCII_OTHER_SPACES)  # each a fast C scan
+                if text.isascii()
+                else _OTHER_SPACE.search(text) is None
+            )
         )
     )
-
-
-def _origin(lowered: str, haystack: str, position: int) -> int:
-    """The index in `lowered` of `haystack[position]`, where `haystack` is `lowered` with
-    each run of whitespace made one space (a space maps to the character after it)."""
-    word = haystack.count(" ", 0, position)
-    if haystack[position] == " ":
-        return _word_start(lowered, word + 1)
-    return _word_start(lowered, word) + position - (haystack.rfind(" ", 0, position) + 1)
-
-
-def _word_start(text: str, index: int) -> int:
-    match = next(islice(_NON_SPACE.finditer(text), index, None))
-    return match.start()

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from ragcite.models import QuoteStatus
 from ragcite.text.words import has_words, word_spans, words
 from ragcite.verify.markers import strip_citation_markers
-from ragcite.verify.normalize import find_normalized, has_broken_words, normalize
+from ragcite.verify.normalize import case_folded, find_normalized, has_broken_words, normalize
 
 _ELLIPSIS = re.compile(r"\s*(?:\.\.\.|\u2026|\[\.\.\.\]|\[…\])\s*")
 _TRIM = " \t\n\"'“”‘’«»"
@@ -55,24 +55,33 @@ def locate_quote(quote: str, text: str) -> QuoteMatch:
 
 
 def _surely_absent(quote: str, text: str) -> bool:
-    """True when no check can find `quote`: in plain ASCII text with no word broken across
-    lines, every match (normalized, fuzzy, without its markers) needs each word of the
-    quote without its markers somewhere in the lower-cased text, and one is missing."""
-    if not text.isascii() or has_broken_words(text):
-        return False
-    lowered = text.lower()
-    return any(w not in lowered for w in words(strip_citation_markers(quote)))
+    """True when no check can find `quote` (see `_absent`)."""
+    return not has_broken_words(text) and _absent(_needed_words(quote), case_folded(text))
+
+
+def _needed_words(quote: str) -> list[str]:
+    """The words any match needs, whatever its strength: those of `quote` without markers."""
+    return words(strip_citation_markers(quote))
+
+
+def _absent(needed: list[str], folded: str) -> bool:
+    """True when a needed word is missing from `folded`: then no check can find the quote.
+    In a text with no word broken across lines, every match (normalized, fuzzy, without its
+    markers) needs each word of the quote without its markers somewhere in the case-folded
+    text (`case_folded`)."""
+    return any(w not in folded for w in needed)
 
 
 def _locate_inexact(quote: str, text: str) -> QuoteMatch:
     needle = normalize(quote)
+    broken = has_broken_words(text)
     # The source may break a word across lines ("reten-\ntion"); the quote will not.
-    for join in (False, True) if has_broken_words(text) else (False,):
+    for join in (False, True) if broken else (False,):
         span = find_normalized(text, needle, join_broken_words=join)
         if span is not None:
             return QuoteMatch(QuoteStatus.NORMALIZED, *span)
-    if _surely_absent(quote, text):  # skips the word scan and the retry without markers
-        return NOT_FOUND
+    if not broken and _absent(_needed_words(quote), case_folded(text)):
+        return NOT_FOUND  # skips the word scan and the retry without markers
     match = _word_sequence_match(quote, text)
     bare = strip_citation_markers(quote)
     if match.found or bare == quote:
@@ -90,7 +99,7 @@ def _word_sequence_match(quote: str, text: str) -> QuoteMatch:
     parts = [words(p) for p in (_ELLIPSIS.split(quote) if elided else [quote]) if has_words(p)]
     if len(parts) > 1 and any(len(p) < _MIN_PART_WORDS for p in parts):
         return NOT_FOUND
-    folded = text.casefold()
+    folded = case_folded(text)
     if any(w not in folded for p in parts for w in p):  # cheap: a word is missing
         return NOT_FOUND
     text_words = word_spans(text)
