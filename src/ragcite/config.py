@@ -151,6 +151,10 @@ class GateSettings(_Section):
     # answerability.md); turn it on for corpora like its training data (encyclopedic text).
     answerability: bool = False
     answerability_threshold: float | None = Field(default=None, ge=0.0, le=1.0)
+    # Decline when a word that carries the question's topic ("dental", "sabbatical") is in
+    # none of the retrieved passages and has no close synonym in the quoted ones
+    # (ragcite.verify.subject). On by default: a deterministic rule, no model.
+    subject_check: bool = True
 
 
 class EmbedSettings(_Section):
