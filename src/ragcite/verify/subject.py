@@ -40,7 +40,9 @@ QUESTION_SHAPE = frozenset(
     minimum maximum limit amount number time times new old previous former original current
     latest earlier later happen happens happened come comes say says said need needs get gets
     allowed required kind type way ways exactly currently usually still ever much many
-    version policy rule rules
+    version policy rule rules term terms word words name names translation meaning mean
+    means value values measurement measure unit units sort types example examples reason
+    purpose part parts
     """.split()
 )
 _DATE_WORDS = frozenset(
