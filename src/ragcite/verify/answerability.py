@@ -207,16 +207,6 @@ class AnswerabilityGate:
         finally:
             timings["answerability"] = (time.perf_counter() - started) * 1000
 
-    def answers(
-        self,
-        question: str,
-        claims: list[CitedClaim],
-        chunks: list[SourceChunk],
-        timings: dict[str, float],
-    ) -> bool:
-        """False when a check that is on finds the quoted passages do not answer `question`."""
-        return self.declines(question, claims, chunks, timings) is None
-
     def _declines(
         self, question: str, quotes: list[Quote], chunks: list[SourceChunk]
     ) -> str | None:
