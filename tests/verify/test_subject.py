@@ -63,3 +63,16 @@ def test_a_word_another_retrieved_passage_holds_is_left_to_the_other_checks(
     quotes = [(health.chunk_text, health)]
     assert missing_subject(question, quotes, [health, dental], embedder) == []
     assert missing_subject(question, [], [health], embedder) == []
+
+
+def test_a_compound_question_misses_its_subject_only_when_every_part_does(
+    embedder: CachedEmbedder,
+) -> None:
+    receipts = _chunk("Partners keep their expense receipts for five years.", title="Expenses")
+    quotes = [(receipts.chunk_text, receipts)]
+    both = "How long must partners keep their receipts, and how much are meals reimbursed?"
+    assert missing_subject(both, quotes, [receipts], embedder) == []
+    neither = "Is there a dental plan, and how much are gym memberships reimbursed?"
+    missing = missing_subject(neither, quotes, [receipts], embedder)
+    assert "dental" in missing
+    assert "gym" in missing

@@ -23,6 +23,7 @@ import numpy as np
 
 from ragcite.embed.base import Embedder
 from ragcite.models import SourceChunk
+from ragcite.rerank.question_parts import question_parts
 from ragcite.text.stems import stem
 from ragcite.text.words import QUESTION_WORDS, STOPWORDS, content_words, words
 
@@ -115,9 +116,24 @@ def missing_subject(
 ) -> list[str]:
     """The question's topic words that the quoted passages do not mention (empty: the
     subject is there). `chunks` are all the passages retrieved: a word that one of them
-    holds is left to the other checks (the generator may have quoted the wrong one)."""
+    holds is left to the other checks (the generator may have quoted the wrong one). A
+    compound question misses its subject only when every part does: the generator
+    answers the parts it can and says which ones the documents do not cover."""
     if not quotes:
         return []
+    parts = question_parts(question)
+    if len(parts) > 1:
+        missing = [_missing(part, quotes, chunks, embedder) for part in parts]
+        return [w for m in missing for w in m] if all(missing) else []
+    return _missing(question, quotes, chunks, embedder)
+
+
+def _missing(
+    question: str,
+    quotes: Sequence[Quote],
+    chunks: Sequence[SourceChunk],
+    embedder: Embedder,
+) -> list[str]:
     cited = {w for _, c in quotes for w in words(_passage(c))}
     cited_stems = {stem(w) for w in cited}
     retrieved = {stem(w) for c in chunks for w in words(_passage(c))}
