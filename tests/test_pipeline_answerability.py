@@ -32,7 +32,9 @@ def test_the_check_declines_below_its_threshold(demo_store_path: Path) -> None:
         declined = strict.ask(PII)
         assert not declined.answerable
         assert "not_answerable" in [f.code for f in declined.warning_flags]
-        assert declined.confidence_reason == "No passage in the documents answers the question."
+        reason = declined.confidence_reason
+        assert reason.startswith("Not answered: the quoted passages are about the question")
+        assert "below 1.00" in reason
     finally:
         strict.close()
     off = _ask(
@@ -40,5 +42,30 @@ def test_the_check_declines_below_its_threshold(demo_store_path: Path) -> None:
     )
     try:
         assert off.ask(PII).answerable
+    finally:
+        off.close()
+
+
+DENTAL = "Does our health insurance include dental cover?"
+
+
+def test_the_subject_check_declines_a_question_about_what_the_documents_never_mention(
+    demo_store_path: Path,
+) -> None:
+    rag = _ask(demo_store_path)  # the default settings: the subject check is on
+    try:
+        declined = rag.ask_traced(DENTAL).response
+        assert not declined.answerable
+        assert "not_answerable" in [f.code for f in declined.warning_flags]
+        assert '"dental"' in declined.confidence_reason
+        assert declined.source_chunks  # the nearest material is still shown
+        answered = rag.ask_traced(PII).response
+        assert answered.answerable
+        assert "answerability" in answered.timings_ms
+    finally:
+        rag.close()
+    off = _ask(demo_store_path, **{"gate.subject_check": False})
+    try:
+        assert off.ask(DENTAL).answerable  # what the check stops: an unrelated sentence
     finally:
         off.close()

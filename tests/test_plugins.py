@@ -54,13 +54,21 @@ def test_a_plugin_generator_answers_through_the_gate(demo_store_path: Path) -> N
 
 
 def test_a_plugin_answer_that_does_not_hold_is_degraded(demo_store_path: Path) -> None:
-    rag = _open(demo_store_path, **{"generate.llm": "echo:"})
-    trace = rag.ask_traced("What is the airspeed velocity of an unladen swallow?")
+    swallow = "What is the airspeed velocity of an unladen swallow?"
+    rag = _open(demo_store_path, **{"generate.llm": "echo:", "gate.subject_check": "false"})
+    trace = rag.ask_traced(swallow)
     rag.close()
     # The echo generator answered something; the gate and the confidence floor refused it.
     assert trace.final is not None and trace.final.draft.claims
     assert not trace.response.answerable
     assert "degraded_to_sources" in {f.code for f in trace.response.warning_flags}
+    # By default the subject check refuses it first: no document mentions a swallow.
+    rag = _open(demo_store_path, **{"generate.llm": "echo:"})
+    declined = rag.ask_traced(swallow).response
+    rag.close()
+    assert not declined.answerable
+    assert "not_answerable" in {f.code for f in declined.warning_flags}
+    assert '"swallow"' in declined.confidence_reason
 
 
 def test_the_cli_runs_plugin_backends(demo_store_path: Path) -> None:

@@ -307,10 +307,14 @@ class Ragcite:
             return asked.unanswerable(chunks, flags, text=DEGRADED_TEXT)
         draft, gate = attempt.draft, attempt.gate
         drafted = draft.answerable and bool(draft.claims or gate.flags)
-        if not drafted or not self.answerability.answers(
-            asked.query, gate.claims, chunks, asked.timings
-        ):
-            return asked.unanswerable(chunks, [*flags, flag("not_answerable"), *gate.source_flags])
+        declined = (
+            self.answerability.declines(asked.query, gate.claims, chunks, asked.timings)
+            if drafted
+            else None
+        )
+        if not drafted or declined is not None:
+            not_found = [*flags, flag("not_answerable"), *gate.source_flags]
+            return asked.unanswerable(chunks, not_found, reason=declined)
         flags += [*gate.flags, *gate.source_flags]
         if self._needs_degrading(attempt):
             flags.append(flag("degraded_to_sources"))

@@ -151,9 +151,15 @@ class AskRecord:
         )
 
     def unanswerable(
-        self, chunks: list[SourceChunk], flags: list[WarningFlag], *, text: str = NOT_FOUND_TEXT
+        self,
+        chunks: list[SourceChunk],
+        flags: list[WarningFlag],
+        *,
+        text: str = NOT_FOUND_TEXT,
+        reason: str | None = None,
     ) -> AskTrace:
-        """No verified answer: the text, the nearest sources and the flags saying why."""
+        """No verified answer: the text, the nearest sources and the flags saying why (and
+        `reason`, when given, as the confidence reason)."""
         self.timings["total"] = elapsed_ms(self.started)
         return self._trace(
             CitedResponse(
@@ -163,9 +169,12 @@ class AskRecord:
                 source_chunks=chunks[:NEAREST_SOURCES],
                 overall_confidence=0.0,
                 confidence_label=ConfidenceLabel.VERY_LOW,
-                confidence_reason=NO_ANSWER_REASON
-                if text == NOT_FOUND_TEXT
-                else "No verified answer: the closest sources are shown.",
+                confidence_reason=reason
+                or (
+                    NO_ANSWER_REASON
+                    if text == NOT_FOUND_TEXT
+                    else "No verified answer: the closest sources are shown."
+                ),
                 warning_flags=_unique(flags),
                 model_id=self.model_id,
                 corpus_version=self.corpus_version,

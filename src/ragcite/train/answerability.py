@@ -66,12 +66,23 @@ def abstention_scores(answered: list[bool], answerable: list[bool]) -> dict[str,
 
 
 def decisions(
-    records: list[dict[str, Any]], model: LearnedModel | None, threshold: float
+    records: list[dict[str, Any]],
+    model: LearnedModel | None,
+    threshold: float,
+    *,
+    floor: float | None = None,
+    subject: dict[str, list[str]] | None = None,
 ) -> list[bool]:
-    """Answered or not: the generator's decision, vetoed by the model below `threshold`."""
+    """Answered or not: the generator's decision (as recorded, or at sentence relevance
+    `floor` when given), then the subject check (`subject`: record id → the topic words
+    missing from its quotes), then the model below `threshold`."""
     out = []
     for r in records:
         answered = r["generator_answered"]
+        if floor is not None and r.get("relevance") is not None:
+            answered = bool(r.get("quotes")) and r["relevance"] >= floor
+        if answered and subject is not None and subject.get(r["id"]):
+            answered = False
         if answered and model is not None:
             p = float(model.predict(model.matrix([r["features"]]))[0])
             answered = p >= threshold

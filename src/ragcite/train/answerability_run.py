@@ -6,6 +6,12 @@ score, then record whether the generator answered, the answerability features of
 quotes, and each claim's raw confidence and correctness (its quote holds a gold answer
 and comes from a gold passage). Records are cached as JSON lines: building them is the
 slow part, and fitting and measuring then read the file.
+
+Where the generator declines at its relevance floor, the record also holds what it would
+have quoted with no floor (`answered` false, `quotes` set): a lower floor can then be
+measured, and the answerability check decide instead, without rebuilding the records. Each
+record keeps its question, best sentence relevance, quotes and chunks, so new features can
+be computed from it (`record_features`).
 """
 
 from __future__ import annotations
@@ -15,7 +21,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ragcite.models import CitedClaim, SourceChunk
+from ragcite.generate.extractive import ExtractiveGenerator
+from ragcite.models import CitedClaim, DraftAnswer, SourceChunk
 from ragcite.pipeline import Ragcite
 from ragcite.rerank.composite import rerank_chunks
 from ragcite.score.confidence import (
@@ -44,13 +51,21 @@ def claim_correct(claim: CitedClaim, case: Case) -> bool:
     return any(a in quoted or a in ("yes", "no") for a in answers)
 
 
-def run_case(rag: Ragcite, case: Case) -> dict[str, Any]:
-    """One case through rerank, generate, verify and score (see the module doc)."""
+def run_case(rag: Ragcite, case: Case, chunks: list[SourceChunk] | None = None) -> dict[str, Any]:
+    """One case through rerank, generate, verify and score (see the module doc); `chunks`,
+    when given, are the reranked passages to use instead of the case's own."""
     embedder = rag.embedder
     settings = rag.settings
-    retrieved = candidate_chunks(case, embedder)
-    chunks = rerank_chunks(case.question, retrieved, rag.reranker, settings.rerank).chunks
+    if chunks is None:
+        retrieved = candidate_chunks(case, embedder)
+        chunks = rerank_chunks(case.question, retrieved, rag.reranker, settings.rerank).chunks
     draft = rag.generator.generate(case.question, chunks)
+    answered_at_floor = draft.answerable
+    relevance = None
+    if isinstance(rag.generator, ExtractiveGenerator):
+        relevance = rag.generator.best_relevance(case.question, chunks)
+        if not draft.answerable:
+            draft = _floorless(rag, case.question, chunks)
     gate = verify_answer(
         draft, chunks, support_checker=rag.support_checker, policy=settings.gate.policy
     )
@@ -62,15 +77,20 @@ def run_case(rag: Ragcite, case: Case) -> dict[str, Any]:
         for c in claim.citations
         if c.chunk_id in by_id
     ]
-    answered = bool(draft.answerable and quotes)
+    quoted = bool(draft.answerable and quotes)
+    answered = quoted and answered_at_floor
     return {
         "id": case.id,
         "source": case.source,
         "group": case.group,
         "answerable": case.answerable,
         "generator_answered": answered,
+        "question": case.question,
+        "relevance": relevance,
+        "quotes": [[q, c.chunk_id] for q, c in quotes] if quoted else [],
+        "chunks": [c.model_dump(mode="json") for c in chunks],
         "features": answerability_features(case.question, quotes, chunks, embedder)
-        if answered
+        if quoted
         else None,
         "claims": [
             {
@@ -88,8 +108,23 @@ def run_case(rag: Ragcite, case: Case) -> dict[str, Any]:
         ],
         "overall": scored.overall_confidence,
         "label": str(scored.label),
-        "answer_correct": answered and any(claim_correct(c, case) for c in scored.claims),
+        "answer_correct": quoted and any(claim_correct(c, case) for c in scored.claims),
     }
+
+
+def _floorless(rag: Ragcite, question: str, chunks: list[SourceChunk]) -> DraftAnswer:
+    """What the extractive generator would quote with no relevance floor."""
+    settings = rag.settings.generate.model_copy(update={"min_sentence_relevance": 0.0})
+    return ExtractiveGenerator(rag.embedder, settings).generate(question, chunks)
+
+
+def record_quotes(
+    record: dict[str, Any],
+) -> tuple[list[tuple[str, SourceChunk]], list[SourceChunk]]:
+    """A record's (quote, chunk) pairs and its ranked chunks, as `answerability_features` takes."""
+    chunks = [SourceChunk.model_validate(c) for c in record["chunks"]]
+    by_id = {c.chunk_id: c for c in chunks}
+    return [(q, by_id[i]) for q, i in record["quotes"] if i in by_id], chunks
 
 
 def run_cases(rag: Ragcite, cases: list[Case], path: Path) -> list[dict[str, Any]]:

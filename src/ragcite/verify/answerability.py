@@ -37,6 +37,7 @@ from ragcite.models import CitedClaim, SourceChunk
 from ragcite.text.stems import stem
 from ragcite.text.words import QUESTION_WORDS, STOPWORDS, content_words
 from ragcite.verify.answer_types import TYPES, expected_type, holds_type
+from ragcite.verify.subject import missing_subject
 
 MODEL_FILE = "assets/answerability_model.json"
 RETRAIN = "python -m ragcite.train.answerability"
@@ -177,32 +178,56 @@ def cited_quotes(claims: list[CitedClaim], chunks: list[SourceChunk]) -> list[Qu
 
 
 class AnswerabilityGate:
-    """The pipeline's use of the check under `gate.answerability` (the model loads on
-    first use); it records its time as `answerability` in the ask's timings."""
+    """The pipeline's answerability decisions: the subject check (`gate.subject_check`,
+    `ragcite.verify.subject`) and the learned check (`gate.answerability`; the model loads
+    on first use). It records its time as `answerability` in the ask's timings."""
 
     def __init__(self, settings: GateSettings, embedder: Embedder) -> None:
         self.settings = settings
         self.embedder = embedder
         self._check: AnswerabilityCheck | None = None
 
-    def answers(
+    def declines(
         self,
         question: str,
         claims: list[CitedClaim],
         chunks: list[SourceChunk],
         timings: dict[str, float],
-    ) -> bool:
-        """False when the check is on and the quoted passages do not answer `question`."""
-        if not self.settings.answerability:
-            return True  # off: the gate and the score decide
+    ) -> str | None:
+        """Why the quoted passages do not answer `question`, in words; None when they do
+        (or when both checks are off)."""
+        if not (self.settings.subject_check or self.settings.answerability):
+            return None  # off: the gate and the score decide
         quotes = cited_quotes(claims, chunks)
         if not quotes:
-            return True  # nothing quoted to judge
+            return None  # nothing quoted to judge
         started = time.perf_counter()
+        try:
+            return self._declines(question, quotes, chunks)
+        finally:
+            timings["answerability"] = (time.perf_counter() - started) * 1000
+
+    def _declines(
+        self, question: str, quotes: list[Quote], chunks: list[SourceChunk]
+    ) -> str | None:
+        if self.settings.subject_check:
+            missing = missing_subject(question, quotes, chunks, self.embedder)
+            if missing:
+                named = ", ".join(f'"{w}"' for w in missing)
+                return (
+                    f"Not answered: the documents found do not mention {named}, which the "
+                    "question asks about; the closest sources are shown."
+                )
+        if not self.settings.answerability:
+            return None
         if self._check is None:
             threshold = self.settings.answerability_threshold
             self._check = AnswerabilityCheck(self.embedder, threshold=threshold)
-        try:
-            return self._check.answers(question, quotes, chunks)
-        finally:
-            timings["answerability"] = (time.perf_counter() - started) * 1000
+        p = self._check.probability(question, quotes, chunks)
+        if p >= self._check.threshold:
+            return None
+        return (
+            "Not answered: the quoted passages are about the question but do not answer it "
+            f"(answerability {p:.2f}, below {self._check.threshold:.2f}); the closest sources "
+            "are shown."
+        )

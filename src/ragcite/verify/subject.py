@@ -1,0 +1,154 @@
+"""The question's subject must be in the material that answers it.
+
+"Does our health insurance include dental cover?" is not answered by a sentence about
+health cover that never says "dental": the word that carries the question's topic is
+missing. A topic word is one of the question's content words that is not a question's
+shape ("how soon", "what is the deadline", "the previous policy") and that weighs in
+the question's meaning: removing it moves the question's MiniLM embedding by at least
+`MIN_SALIENCE`. It is covered when the passages the answer quotes (title, section and
+text) hold it, as the same stem, a word sharing its first letters ("closure" and
+"closed"), or a close synonym by MiniLM word similarity ("vacation" and "holidays").
+
+    >>> missing_subject("Does our health insurance include dental cover?",
+    ...                 [(sentence, chunk)], [chunk], embedder)       # doctest: +SKIP
+    ['dental']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from ragcite.embed.base import Embedder
+from ragcite.models import SourceChunk
+from ragcite.rerank.question_parts import question_parts
+from ragcite.text.stems import stem
+from ragcite.text.words import QUESTION_WORDS, STOPWORDS, content_words, words
+
+# Removing a topic word moves the question's embedding at least this far (1 - cosine):
+# on the demo questions "dental" 0.16, "sabbatical" 0.15, "party" 0.12; "handling" 0.01.
+MIN_SALIENCE = 0.06
+# A passage word this similar (MiniLM cosine of the two words) covers a question word:
+# "vacation"/"holidays" 0.65, "dies"/"death" 0.74; "dental"/"health" 0.40.
+SYNONYM_SIMILARITY = 0.6
+# Words that shape a question (how soon, what deadline, which version) without naming
+# what it is about; the passage that answers rarely repeats them.
+QUESTION_SHAPE = frozenset(
+    """
+    soon quick quickly fast often long length size big small large high low rate deadline
+    minimum maximum limit amount number time times new old previous former original current
+    latest earlier later happen happens happened come comes say says said need needs get gets
+    allowed required kind type way ways exactly currently usually still ever much many
+    version policy rule rules term terms word words name names translation meaning mean
+    means value values measurement measure unit units sort types example examples reason
+    purpose part parts
+    """.split()
+)
+_DATE_WORDS = frozenset(
+    "january february march april may june july august september october november december "
+    "monday tuesday wednesday thursday friday saturday sunday today yesterday tomorrow "
+    "year years month months week weeks day days".split()
+)
+_IGNORED = STOPWORDS | QUESTION_WORDS | QUESTION_SHAPE | _DATE_WORDS
+_MIN_PREFIX = 4
+
+Quote = tuple[str, SourceChunk]
+
+
+def _passage(chunk: SourceChunk) -> str:
+    return " ".join(x for x in (chunk.document_title, chunk.section_heading, chunk.chunk_text) if x)
+
+
+def topic_words(question: str) -> list[str]:
+    """The question's candidate topic words: content words, not question shape, not
+    numbers or dates, not adverbs or past participles (in order, first form kept)."""
+    seen: dict[str, str] = {}
+    for word in content_words(question, _IGNORED):
+        if any(ch.isdigit() for ch in word) or len(word) < 3 or word.endswith(("ly", "ed")):
+            continue
+        seen.setdefault(stem(word), word)
+    return list(seen.values())
+
+
+def _prefix_match(word: str, others: set[str]) -> bool:
+    """A word sharing the first letters with `word` ("closure"/"closed"), both 5+ letters."""
+    if len(word) < 5:
+        return False
+    for other in others:
+        if len(other) < 5:
+            continue
+        shared = 0
+        for a, b in zip(word, other, strict=False):
+            if a != b:
+                break
+            shared += 1
+        if shared >= max(_MIN_PREFIX, 0.6 * min(len(word), len(other))):
+            return True
+    return False
+
+
+def _salience(question: str, candidates: list[str], embedder: Embedder) -> list[float]:
+    """1 - cosine of the question with the question without each word."""
+    without = [
+        re.sub(rf"\b{re.escape(w)}\b", " ", question, flags=re.I).strip() for w in candidates
+    ]
+    vectors = embedder.embed([question, *without])
+    return [float(1.0 - v @ vectors[0]) for v in vectors[1:]]
+
+
+def _synonym(candidates: list[str], material: set[str], embedder: Embedder) -> list[bool]:
+    """Whether each word has a close synonym among the `material` words."""
+    pool = sorted(w for w in material if w not in STOPWORDS and not w.isdigit() and len(w) > 2)
+    if not pool:
+        return [False] * len(candidates)
+    vectors = embedder.embed([*candidates, *pool])
+    sims = vectors[len(candidates) :] @ vectors[: len(candidates)].T
+    return [bool(x >= SYNONYM_SIMILARITY) for x in np.max(sims, axis=0)]
+
+
+def missing_subject(
+    question: str,
+    quotes: Sequence[Quote],
+    chunks: Sequence[SourceChunk],
+    embedder: Embedder,
+) -> list[str]:
+    """The question's topic words that the quoted passages do not mention (empty: the
+    subject is there). `chunks` are all the passages retrieved: a word that one of them
+    holds is left to the other checks (the generator may have quoted the wrong one). A
+    compound question misses its subject only when every part does: the generator
+    answers the parts it can and says which ones the documents do not cover."""
+    if not quotes:
+        return []
+    parts = question_parts(question)
+    if len(parts) > 1:
+        missing = [_missing(part, quotes, chunks, embedder) for part in parts]
+        return [w for m in missing for w in m] if all(missing) else []
+    return _missing(question, quotes, chunks, embedder)
+
+
+def _missing(
+    question: str,
+    quotes: Sequence[Quote],
+    chunks: Sequence[SourceChunk],
+    embedder: Embedder,
+) -> list[str]:
+    cited = {w for _, c in quotes for w in words(_passage(c))}
+    cited_stems = {stem(w) for w in cited}
+    retrieved = {stem(w) for c in chunks for w in words(_passage(c))}
+    absent = [
+        w
+        for w in topic_words(question)
+        if stem(w) not in cited_stems and stem(w) not in retrieved and not _prefix_match(w, cited)
+    ]
+    if not absent:
+        return []
+    salient = [
+        w for w, s in zip(absent, _salience(question, absent, embedder), strict=True)
+        if s >= MIN_SALIENCE
+    ]  # fmt: skip
+    if not salient:
+        return []
+    covered = _synonym(salient, cited, embedder)
+    return [w for w, ok in zip(salient, covered, strict=True) if not ok]

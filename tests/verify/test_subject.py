@@ -1,0 +1,78 @@
+"""The subject check: a question's topic word must be in the passages that answer it."""
+
+from __future__ import annotations
+
+from ragcite.embed.cached import CachedEmbedder
+from ragcite.models import SourceChunk
+from ragcite.verify.subject import missing_subject, topic_words
+
+
+def _chunk(text: str, chunk_id: str = "c1", title: str = "Benefits") -> SourceChunk:
+    return SourceChunk(
+        chunk_id=chunk_id,
+        document_id=chunk_id,
+        document_title=title,
+        chunk_text=text,
+        char_start=0,
+        char_end=len(text),
+    )
+
+
+def test_topic_words_leave_out_question_shape_numbers_and_dates() -> None:
+    assert topic_words("How soon after 1 March 2022 must a record be deleted?") == ["record"]
+    assert topic_words("Does our health insurance include dental cover?") == [
+        "health",
+        "insurance",
+        "include",
+        "dental",
+        "cover",
+    ]
+
+
+def test_a_missing_topic_word_is_reported(embedder: CachedEmbedder) -> None:
+    health = _chunk(
+        "Employees in Ireland receive private health cover through the company scheme.",
+        title="Health insurance",
+    )
+    question = "Does our health insurance include dental cover?"
+    assert missing_subject(question, [(health.chunk_text, health)], [health], embedder) == [
+        "dental"
+    ]
+
+
+def test_the_same_stem_a_shared_prefix_or_a_synonym_covers_a_word(
+    embedder: CachedEmbedder,
+) -> None:
+    leave = _chunk("Up to 5 unused holidays can be carried over to the next year.")
+    question = "How many unused vacation days can I carry over into next year?"
+    assert missing_subject(question, [(leave.chunk_text, leave)], [leave], embedder) == []
+    fees = _chunk("Account reactivation after a suspension costs $50.", title="Fees")
+    question = "What does it cost to reactivate a suspended account?"
+    assert missing_subject(question, [(fees.chunk_text, fees)], [fees], embedder) == []
+
+
+def test_a_word_another_retrieved_passage_holds_is_left_to_the_other_checks(
+    embedder: CachedEmbedder,
+) -> None:
+    health = _chunk(
+        "Employees receive private health cover through the company scheme.",
+        title="Health insurance",
+    )
+    dental = _chunk("Dental treatment is reimbursed up to $500 a year.", "c2")
+    question = "Does our health insurance include dental cover?"
+    quotes = [(health.chunk_text, health)]
+    assert missing_subject(question, quotes, [health, dental], embedder) == []
+    assert missing_subject(question, [], [health], embedder) == []
+
+
+def test_a_compound_question_misses_its_subject_only_when_every_part_does(
+    embedder: CachedEmbedder,
+) -> None:
+    receipts = _chunk("Partners keep their expense receipts for five years.", title="Expenses")
+    quotes = [(receipts.chunk_text, receipts)]
+    both = "How long must partners keep their receipts, and how much are meals reimbursed?"
+    assert missing_subject(both, quotes, [receipts], embedder) == []
+    neither = "Is there a dental plan, and how much are gym memberships reimbursed?"
+    missing = missing_subject(neither, quotes, [receipts], embedder)
+    assert "dental" in missing
+    assert "gym" in missing
