@@ -44,6 +44,11 @@ FEATURES = (
     "is_row",
     "length",
     "novelty",
+    "complement",
+    "adjacent_best",
+    "after_best",
+    "new_names",
+    "anaphor",
 )
 RETRAIN = "ragcite train sentences"
 MODEL_NAME = "sentence_choice"
@@ -80,6 +85,19 @@ def focused_row(row: str, question: str) -> str:
     query = stems(question)
     named = [c for c in cells.split(CELL_SEPARATOR) if query & stems(c.partition(":")[0])]
     return label + LABEL_SEPARATOR + CELL_SEPARATOR.join(named) if named else row
+
+
+# A name or a number: what a who / which / what question usually wants and lacks.
+_NAME = re.compile(r"\b(?:[A-Z][\w'’-]+|\d[\d,.]*)")
+# A sentence that opens by pointing back ("He", "Their eighth album", "The village").
+_POINTS_BACK = re.compile(
+    r"^\W*(?:he|she|it|this|that|these|those|they|such|his|her|its|their|there|the\s+\w+)\b",
+    re.IGNORECASE,
+)
+
+
+def _names(text: str) -> set[str]:
+    return {m.group().lower() for m in _NAME.finditer(text)}
 
 
 _AMOUNT = re.compile(r"\d[\d,]*(?:\.\d+)?")
@@ -154,6 +172,37 @@ def choice_features(question: str, window: Sequence[WindowSentence]) -> Matrix:
                 1.0 if is_table_row(s.text) else 0.0,
                 math.log1p(len(own[i])),
                 len(own[i] - query) / len(own[i]) if own[i] else 0.0,
+            ]
+        )
+    features = np.array(rows, dtype=np.float64)
+    return np.hstack([features, _bridge_features(question, window, sems, own)])
+
+
+def _bridge_features(
+    question: str, window: Sequence[WindowSentence], sems: Matrix, own: list[set[str]]
+) -> Matrix:
+    """The signals of an answer one step away from the sentence most like the question
+    ("… released by 10 Years in 2006." then "Their eighth album, … As Ghosts, …"): the share
+    of the question's words it covers that its chunk's most similar sentence lacks, whether
+    it is next to (or right after) that sentence, the names and numbers it brings that the
+    question lacks, and whether it opens by pointing back."""
+    query, asked = stems(question), _names(question)
+    best: dict[int, int] = {}
+    for i, s in enumerate(window):
+        j = best.get(s.chunk_rank)
+        if j is None or sems[i] > sems[j]:
+            best[s.chunk_rank] = i
+    rows = []
+    for i, s in enumerate(window):
+        b = best[s.chunk_rank]
+        step = s.position - window[b].position
+        rows.append(
+            [
+                len((query & own[i]) - own[b]) / len(query) if query and b != i else 0.0,
+                1.0 if abs(step) == 1 else 0.0,
+                1.0 if step == 1 else 0.0,
+                math.log1p(len(_names(s.text) - asked)),
+                1.0 if _POINTS_BACK.match(s.text) else 0.0,
             ]
         )
     return np.array(rows, dtype=np.float64)
