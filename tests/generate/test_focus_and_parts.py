@@ -83,8 +83,11 @@ def test_a_rows_label_fits_the_amount_the_question_names() -> None:
     ]
     assert [row_fit(r, "Who approves a purchase of $25,000?") for r in rows] == [0, 0, 1, 0]
     assert [row_fit(r, "Who approves a $600 laptop?") for r in rows] == [1, 0, 0, 0]
-    # The question says the last row's label: that beats the range that merely holds 50,000.
-    assert [row_fit(r, "Who approves purchases over $50,000?") for r in rows] == [0, 0, 1, 2]
+    # The question says the last row's label. "Over $50,000" is not 50,000 itself: the range
+    # that ends at 50,000 does not fit, nor does one that holds only some amounts over 5,000.
+    assert [row_fit(r, "Who approves purchases over $50,000?") for r in rows] == [0, 0, 0, 2]
+    assert [row_fit(r, "Who approves purchases over $60,000?") for r in rows] == [0, 0, 0, 1]
+    assert [row_fit(r, "Who approves an expense over $5,000?") for r in rows] == [0, 0, 0, 0]
 
 
 def test_the_sentence_after_the_best_match_that_covers_the_rest_of_the_question() -> None:

@@ -105,14 +105,27 @@ _BELOW = re.compile(r"^\W*(?:up\s+to|under|less\s+than|below|at\s+most)\b", re.I
 _ABOVE = re.compile(r"^\W*(?:over|above|more\s+than|from|at\s+least)\b", re.IGNORECASE)
 
 
+# "over $5,000" in a question asks about every amount above it, not about 5,000 itself.
+_OVER = re.compile(
+    r"\b(?:over|above|more\s+than|exceeding|beyond)\s+\D{0,3}?(\d[\d,]*(?:\.\d+)?)", re.IGNORECASE
+)
+
+
 def _amounts(text: str) -> list[float]:
     return [float(m.group().replace(",", "")) for m in _AMOUNT.finditer(text)]
+
+
+def _over_fit(label: str, over: list[float], bounds: list[float]) -> int:
+    """1 when every amount over N is in the label's open range ("Over $50,000" holds all of
+    "over $60,000"); a bounded range ("$1,001 to $10,000") never holds all of "over $5,000"."""
+    return int(bool(_ABOVE.match(label)) and len(bounds) == 1 and any(n >= bounds[0] for n in over))
 
 
 def row_fit(row: str, question: str) -> int:
     """How well a table row's label fits the question: 2 when the question says the label
     ("purchases over $50,000"), 1 when a number in the question falls in the label's range
-    ("$25,000" in "$10,001 to $50,000"), else 0.
+    ("$25,000" in "$10,001 to $50,000") or every amount over the question's ("over $60,000"
+    in "Over $50,000"), else 0.
 
     >>> row_fit("$10,001 to $50,000 — Approver: Finance Director", "Who approves $25,000?")
     1
@@ -123,6 +136,9 @@ def row_fit(row: str, question: str) -> int:
     asked, bounds = _amounts(question), _amounts(label)
     if not asked or not bounds:
         return 0
+    over = [float(m.group(1).replace(",", "")) for m in _OVER.finditer(question)]
+    if over:
+        return _over_fit(label, over, bounds)
     if _BELOW.match(label):
         return int(any(n <= bounds[0] for n in asked))
     if _ABOVE.match(label):
