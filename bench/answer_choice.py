@@ -12,7 +12,12 @@ Runs the real pipeline (default settings, extractive generator, no cache) on:
 * ask latency (median, ms) on the demo questions.
 
 Figures are reported per question focus (what happens, can/may, when, how much, who, how
-long, ...). Run it before and after a change to the generator:
+long, ...). Besides the raw rate (the gold answer, lower-cased, is a substring of the claims)
+it reports the rate over the questions whose answer is in their passage at all (HaluEval's
+yes/no answers are not: no claim can hold them), a normalised match (case, accents,
+punctuation, whole words: "no" is not found in "not"), and why each miss missed: declined,
+wrong document cited, right document but not the sentence, or an answer spread over two
+sentences. Run it before and after a change to the generator:
 
     python bench/answer_choice.py --out runs/answer-choice.json
     PYTHONPATH=/path/to/other/src python bench/answer_choice.py   # the same on other code
@@ -23,10 +28,12 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import statistics
 import sys
 import tempfile
 import time
+import unicodedata
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -34,6 +41,7 @@ from typing import Any
 from ragcite.config import load_settings
 from ragcite.generate.focus import question_focus
 from ragcite.pipeline import Ragcite
+from ragcite.text.sentences import split_sentences
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "datasets"
@@ -48,6 +56,30 @@ def _heldout(group: str) -> bool:
 
 def _norm(text: str) -> str:
     return " ".join(text.lower().replace("’", "'").split())
+
+
+def _folded(text: str) -> str:
+    """Lower case, accents and punctuation off, one space between words."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return " ".join(re.sub(r"[^\w\s]", " ", ascii_text.lower()).split())
+
+
+def _holds(text: str, answers: list[str]) -> bool:
+    """A gold answer is in `text` as whole words, after `_folded`."""
+    folded = f" {_folded(text)} "
+    return any(_folded(a) and f" {_folded(a)} " in folded for a in answers)
+
+
+def _miss(item: dict[str, Any], answered: bool, cited_doc: bool, passage: str) -> str:
+    """Why the answer span is not in the claims."""
+    if not any(_norm(a) in _norm(passage) for a in item["answers"]):
+        return "no_span_in_passage"
+    if not answered:
+        return "declined"
+    sentences = [passage[a:b] for a, b in split_sentences(passage)]
+    if not any(_norm(a) in _norm(s) for a in item["answers"] for s in sentences):
+        return "spread_over_sentences"
+    return "wrong_sentence" if cited_doc else "wrong_document"
 
 
 def _squad(limit: int) -> tuple[dict[str, str], list[dict[str, Any]]]:
@@ -94,31 +126,61 @@ def _open(folder: Path, docs: dict[str, str]) -> Ragcite:
     return rag
 
 
-def _span_rate(rag: Ragcite, questions: list[dict[str, Any]]) -> dict[str, Any]:
-    by_focus: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
+def _span_rate(
+    rag: Ragcite, questions: list[dict[str, Any]], docs: dict[str, str]
+) -> dict[str, Any]:
+    by_focus: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for item in questions:
         response = rag.ask(item["q"])
-        claims = _norm(" ".join(c.claim_text for c in response.cited_claims))
-        span = any(_norm(a) in claims for a in item["answers"])
+        texts = [c.claim_text for c in response.cited_claims]
+        claims = _norm(" ".join(texts))
         cited = " ".join(
             response.chunk(cid).document_id  # type: ignore[union-attr]
             for c in response.cited_claims
             for cid in c.source_chunk_ids
             if response.chunk(cid) is not None
         )
-        by_focus[question_focus(item["q"])].append((span, item["doc"] in cited))
+        passage = docs[item["doc"]]
+        row: dict[str, Any] = {
+            "span": any(_norm(a) in claims for a in item["answers"]),
+            "normalised": any(_holds(t, item["answers"]) for t in texts),
+            "exists": _holds(passage, item["answers"]),
+            "doc": item["doc"] in cited,
+            "claims": len(texts),
+        }
+        if not row["span"]:
+            row["miss"] = _miss(item, response.answerable, row["doc"], passage)
+        by_focus[question_focus(item["q"])].append(row)
     return _summary(by_focus)
 
 
-def _summary(by_focus: dict[str, list[tuple[bool, bool]]]) -> dict[str, Any]:
+def _rate(rows: list[dict[str, Any]], key: str) -> float:
+    return round(sum(bool(r[key]) for r in rows) / max(len(rows), 1), 4)
+
+
+def _summary(by_focus: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
     rows = [r for v in by_focus.values() for r in v]
+    exists = [r for r in rows if r["exists"]]
+    misses: dict[str, int] = defaultdict(int)
+    for r in rows:
+        if "miss" in r:
+            misses[r["miss"]] += 1
     out: dict[str, Any] = {
         "questions": len(rows),
-        "span_in_claims": round(sum(s for s, _ in rows) / max(len(rows), 1), 4),
-        "right_document_cited": round(sum(d for _, d in rows) / max(len(rows), 1), 4),
+        "span_in_claims": _rate(rows, "span"),
+        "span_in_passage": len(exists),
+        "span_in_claims_where_in_passage": _rate(exists, "span"),
+        "normalised_in_claims_where_in_passage": _rate(exists, "normalised"),
+        "right_document_cited": _rate(rows, "doc"),
+        "claims_per_question": round(sum(r["claims"] for r in rows) / max(len(rows), 1), 3),
+        "misses": dict(sorted(misses.items())),
     }
     out["by_focus"] = {
-        focus: {"n": len(v), "span_in_claims": round(sum(s for s, _ in v) / len(v), 4)}
+        focus: {
+            "n": len(v),
+            "span_in_claims": _rate(v, "span"),
+            "where_in_passage": _rate([r for r in v if r["exists"]], "span"),
+        }
         for focus, v in sorted(by_focus.items())
     }
     return out
@@ -167,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
             folder = base / name
             folder.mkdir()
             rag = _open(folder, docs)
-            report[name] = _span_rate(rag, questions)
+            report[name] = _span_rate(rag, questions, docs)
             rag.close()
             print(name, json.dumps({k: v for k, v in report[name].items() if k != "by_focus"}))
     text = json.dumps(report, indent=1)

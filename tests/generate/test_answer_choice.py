@@ -71,3 +71,40 @@ def test_an_unanswered_part_of_a_compound_question_is_reported(policy_rag: Ragci
     assert "The documents do not say how much meals are reimbursed." in response.answer_text
     assert not any("meal" in c.claim_text.lower() for c in response.cited_claims)
     assert not [f for f in response.warning_flags if f.code == "unattributed_sentence"]
+
+
+GUIDE = POLICY.parent / "visitor-guide.md"
+
+
+@pytest.fixture(scope="module")
+def guide_rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
+    path = tmp_path_factory.mktemp("guide") / "store.db"
+    rag = Ragcite.open(load_settings(store_path=path, overrides={"cache.enabled": False}))
+    assert rag.ingest([GUIDE]).added == 1
+    yield rag
+    rag.close()
+
+
+def test_an_answer_one_step_on_from_the_matching_sentence_is_cited(guide_rag: Ragcite) -> None:
+    # The first sentence names the mill and its builders; the bank is in the next one.
+    response = guide_rag.ask("What bank did the family that built Larkfield Mill found?")
+    assert response.answerable
+    _quotes_verified(response)
+    assert any("Ashby Bank" in c.claim_text for c in response.cited_claims)
+    assert len(response.cited_claims) <= 2
+
+
+def test_the_neighbour_holding_the_kind_of_answer_asked_for_is_cited(guide_rag: Ragcite) -> None:
+    response = guide_rag.ask("How long is the bus journey from Harrogate station to the mill gate?")
+    assert response.answerable
+    _quotes_verified(response)
+    assert any("forty minutes" in c.claim_text for c in response.cited_claims)
+
+
+def test_a_sentence_that_answers_alone_gets_no_neighbour(guide_rag: Ragcite) -> None:
+    response = guide_rag.ask("On which day is the market held in the village?")
+    assert response.answerable
+    assert [c.claim_text for c in response.cited_claims] == [
+        "The village grew up along the old Coach Road between Leeds and York, and its market "
+        "is still held there every Thursday."
+    ]

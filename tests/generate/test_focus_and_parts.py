@@ -6,7 +6,7 @@ import pytest
 
 from ragcite.generate.focus import focus_match, question_focus
 from ragcite.generate.missing_parts import not_in_documents
-from ragcite.generate.sentence_choice import row_fit
+from ragcite.generate.sentence_choice import FEATURES, WindowSentence, choice_features, row_fit
 
 
 @pytest.mark.parametrize(
@@ -83,5 +83,23 @@ def test_a_rows_label_fits_the_amount_the_question_names() -> None:
     ]
     assert [row_fit(r, "Who approves a purchase of $25,000?") for r in rows] == [0, 0, 1, 0]
     assert [row_fit(r, "Who approves a $600 laptop?") for r in rows] == [1, 0, 0, 0]
-    # The question says the last row's label: that beats the range that merely holds 50,000.
-    assert [row_fit(r, "Who approves purchases over $50,000?") for r in rows] == [0, 0, 1, 2]
+    # The question says the last row's label. "Over $50,000" is not 50,000 itself: the range
+    # that ends at 50,000 does not fit, nor does one that holds only some amounts over 5,000.
+    assert [row_fit(r, "Who approves purchases over $50,000?") for r in rows] == [0, 0, 0, 2]
+    assert [row_fit(r, "Who approves purchases over $60,000?") for r in rows] == [0, 0, 0, 1]
+    assert [row_fit(r, "Who approves an expense over $5,000?") for r in rows] == [0, 0, 0, 0]
+
+
+def test_the_sentence_after_the_best_match_that_covers_the_rest_of_the_question() -> None:
+    window = [
+        WindowSentence("Larkfield Mill was built by the Pennock family.", "", 0.8, 0, 0),
+        WindowSentence("The Pennocks later founded the Ashby Bank.", "", 0.5, 0, 1),
+        WindowSentence("The market is held every Thursday.", "", 0.2, 0, 2),
+    ]
+    features = choice_features("Which bank did the family that built Larkfield Mill found?", window)
+    column = {name: features[:, i] for i, name in enumerate(FEATURES)}
+    assert column["complement"][1] > 0 and column["complement"][0] == 0.0
+    assert list(column["after_best"]) == [0.0, 1.0, 0.0]
+    assert list(column["adjacent_best"]) == [0.0, 1.0, 0.0]
+    assert column["new_names"][1] > column["new_names"][2]
+    assert list(column["anaphor"]) == [0.0, 1.0, 1.0]

@@ -87,7 +87,10 @@ _QUESTION_FOCUS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
 )
 
-_NUMBER = r"\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|thirty|sixty"
+_NUMBER = (
+    r"\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
+    r"twenty|thirty|forty|fifty|sixty|ninety|hundred"
+)
 _SENTENCE_SIGNS: dict[str, re.Pattern[str]] = {
     "consequence": re.compile(
         r"\b(?:[45]\d\d|returns?|rejects?|rejected|blocks?|blocked|suspend\w*|fails?|"

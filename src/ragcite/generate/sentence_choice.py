@@ -44,6 +44,11 @@ FEATURES = (
     "is_row",
     "length",
     "novelty",
+    "complement",
+    "adjacent_best",
+    "after_best",
+    "new_names",
+    "anaphor",
 )
 RETRAIN = "ragcite train sentences"
 MODEL_NAME = "sentence_choice"
@@ -82,19 +87,45 @@ def focused_row(row: str, question: str) -> str:
     return label + LABEL_SEPARATOR + CELL_SEPARATOR.join(named) if named else row
 
 
+# A name or a number: what a who / which / what question usually wants and lacks.
+_NAME = re.compile(r"\b(?:[A-Z][\w'’-]+|\d[\d,.]*)")
+# A sentence that opens by pointing back ("He", "Their eighth album", "The village").
+_POINTS_BACK = re.compile(
+    r"^\W*(?:he|she|it|this|that|these|those|they|such|his|her|its|their|there|the\s+\w+)\b",
+    re.IGNORECASE,
+)
+
+
+def _names(text: str) -> set[str]:
+    return {m.group().lower() for m in _NAME.finditer(text)}
+
+
 _AMOUNT = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _BELOW = re.compile(r"^\W*(?:up\s+to|under|less\s+than|below|at\s+most)\b", re.IGNORECASE)
 _ABOVE = re.compile(r"^\W*(?:over|above|more\s+than|from|at\s+least)\b", re.IGNORECASE)
+
+
+# "over $5,000" in a question asks about every amount above it, not about 5,000 itself.
+_OVER = re.compile(
+    r"\b(?:over|above|more\s+than|exceeding|beyond)\s+\D{0,3}?(\d[\d,]*(?:\.\d+)?)", re.IGNORECASE
+)
 
 
 def _amounts(text: str) -> list[float]:
     return [float(m.group().replace(",", "")) for m in _AMOUNT.finditer(text)]
 
 
+def _over_fit(label: str, over: list[float], bounds: list[float]) -> int:
+    """1 when every amount over N is in the label's open range ("Over $50,000" holds all of
+    "over $60,000"); a bounded range ("$1,001 to $10,000") never holds all of "over $5,000"."""
+    return int(bool(_ABOVE.match(label)) and len(bounds) == 1 and any(n >= bounds[0] for n in over))
+
+
 def row_fit(row: str, question: str) -> int:
     """How well a table row's label fits the question: 2 when the question says the label
     ("purchases over $50,000"), 1 when a number in the question falls in the label's range
-    ("$25,000" in "$10,001 to $50,000"), else 0.
+    ("$25,000" in "$10,001 to $50,000") or every amount over the question's ("over $60,000"
+    in "Over $50,000"), else 0.
 
     >>> row_fit("$10,001 to $50,000 — Approver: Finance Director", "Who approves $25,000?")
     1
@@ -105,6 +136,9 @@ def row_fit(row: str, question: str) -> int:
     asked, bounds = _amounts(question), _amounts(label)
     if not asked or not bounds:
         return 0
+    over = [float(m.group(1).replace(",", "")) for m in _OVER.finditer(question)]
+    if over:
+        return _over_fit(label, over, bounds)
     if _BELOW.match(label):
         return int(any(n <= bounds[0] for n in asked))
     if _ABOVE.match(label):
@@ -154,6 +188,37 @@ def choice_features(question: str, window: Sequence[WindowSentence]) -> Matrix:
                 1.0 if is_table_row(s.text) else 0.0,
                 math.log1p(len(own[i])),
                 len(own[i] - query) / len(own[i]) if own[i] else 0.0,
+            ]
+        )
+    features = np.array(rows, dtype=np.float64)
+    return np.hstack([features, _bridge_features(question, window, sems, own)])
+
+
+def _bridge_features(
+    question: str, window: Sequence[WindowSentence], sems: Matrix, own: list[set[str]]
+) -> Matrix:
+    """The signals of an answer one step away from the sentence most like the question
+    ("… released by 10 Years in 2006." then "Their eighth album, … As Ghosts, …"): the share
+    of the question's words it covers that its chunk's most similar sentence lacks, whether
+    it is next to (or right after) that sentence, the names and numbers it brings that the
+    question lacks, and whether it opens by pointing back."""
+    query, asked = stems(question), _names(question)
+    best: dict[int, int] = {}
+    for i, s in enumerate(window):
+        j = best.get(s.chunk_rank)
+        if j is None or sems[i] > sems[j]:
+            best[s.chunk_rank] = i
+    rows = []
+    for i, s in enumerate(window):
+        b = best[s.chunk_rank]
+        step = s.position - window[b].position
+        rows.append(
+            [
+                len((query & own[i]) - own[b]) / len(query) if query and b != i else 0.0,
+                1.0 if abs(step) == 1 else 0.0,
+                1.0 if step == 1 else 0.0,
+                math.log1p(len(_names(s.text) - asked)),
+                1.0 if _POINTS_BACK.match(s.text) else 0.0,
             ]
         )
     return np.array(rows, dtype=np.float64)

@@ -9,7 +9,9 @@ was seen in training. The held-out figure is the share of questions whose top-sc
 sentence holds the answer, beside the plain cosine baseline.
 
     $ ragcite train sentences
-    wrote src/ragcite/generate/assets/sentence_choice.json; held-out top-1 0.87 (cosine 0.71)
+    halueval: held-out top-1 0.749 (cosine 0.683, 458 questions)
+    squad: held-out top-1 0.744 (cosine 0.671, 164 questions)
+    wrote src/ragcite/generate/assets/sentence_choice.json
 """
 
 from __future__ import annotations
