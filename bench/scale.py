@@ -29,11 +29,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import queue
 import resource
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import zlib
 from pathlib import Path
@@ -50,8 +52,11 @@ from ragcite.config import load_settings
 from ragcite.embed.minilm import MiniLMEmbedder
 from ragcite.index.indexer import store_version
 from ragcite.index.sentence_vectors import encode_sentence_vectors
+from ragcite.index.sqlite_db import SQLiteDatabase
 from ragcite.index.sqlite_store import open_sqlite_store
+from ragcite.index.sqlite_vectors import DenseIndex
 from ragcite.index.store import NewVersion
+from ragcite.index.vector_index import HNSW_THRESHOLD, VectorIndex
 from ragcite.models import Document, SourceChunk
 from ragcite.pipeline import Ragcite
 from ragcite.registry import parse_store_url
@@ -111,62 +116,113 @@ def _cached_vectors() -> dict[str, np.ndarray]:
 
 
 class Sentences:
-    """Every sentence of the real passages, with its forms' vectors, to draw derived
-    chunks from."""
+    """The real passages' sentences that stay whole when joined to others (one line, ending
+    in . ! or ?, split alone into themselves), each with its forms and its vector."""
 
     def __init__(self, passages: list[str], forms: dict[str, np.ndarray]) -> None:
         self.texts: list[str] = []
-        self.vectors: list[np.ndarray] = []
+        self.forms: list[list[str]] = []
+        vectors: list[np.ndarray] = []
         for passage in passages:
             for start, end in split_sentences(passage):
-                sentence = passage[start:end].strip()
-                if sentence and one_line(sentence) in forms:
+                sentence = one_line(passage[start:end])
+                own = chunk_sentence_forms(sentence, None)
+                whole = split_sentences(sentence) == [(0, len(sentence))]
+                if sentence[-1:] in (".", "!", "?") and whole and all(f in forms for f in own):
                     self.texts.append(sentence)
-                    self.vectors.append(forms[one_line(sentence)])
-        self.matrix = np.stack(self.vectors)
+                    self.forms.append(own)
+                    vectors.append(forms[sentence])
+        self.matrix = np.stack(vectors)
+
+    def draw(self, count: int, rng: np.random.Generator) -> tuple[list[list[int]], np.ndarray]:
+        """`count` derived chunks: 2 to 5 distinct sentences each, and their vectors (the
+        sentences' mean plus Gaussian noise of sigma `NOISE` per dimension, renormalised)."""
+        if count == 0:
+            return [], np.empty((0, self.matrix.shape[1]), dtype=self.matrix.dtype)
+        picks = [
+            list(dict.fromkeys(row[:n].tolist()))
+            for row, n in zip(
+                rng.integers(0, len(self.texts), (count, 5)), rng.integers(2, 6, count), strict=True
+            )
+        ]
+        vectors = np.stack([self.matrix[p].mean(axis=0) for p in picks])
+        vectors += rng.normal(0, NOISE, vectors.shape).astype(vectors.dtype)
+        return picks, vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
 
 
-def derived(
-    i: int, passages: list[str], vectors: np.ndarray, pool: Sentences, rng: np.random.Generator
-) -> tuple[str, np.ndarray]:
-    """Chunk i: real for i < len(passages), else derived: 2 to 5 sentences drawn at random
-    from all the real passages' sentences, its vector their vectors' mean plus Gaussian
-    noise (sigma `NOISE` per dimension), renormalised."""
-    if i < len(passages):
-        return passages[i], vectors[i]
-    picks = list(dict.fromkeys(rng.integers(0, len(pool.texts), int(rng.integers(2, 6))).tolist()))
-    vector = pool.matrix[picks].mean(axis=0) + rng.normal(0, NOISE, pool.matrix.shape[1])
-    return " ".join(pool.texts[j] for j in picks), vector / np.linalg.norm(vector)
+class IndexBuilder:
+    """The store's HNSW index built in a thread while the store is written (the same pages
+    of vectors, rowids 1..size), then saved where the store looks for it, so the measuring
+    process loads it instead of building it at its first ask."""
+
+    def __init__(self, size: int, dimension: int) -> None:
+        self.pages: queue.Queue[tuple[np.ndarray, np.ndarray] | None] = queue.Queue(maxsize=4)
+        self.seconds = 0.0
+        self.index: VectorIndex | None = None
+        self._thread = threading.Thread(target=self._run, args=(size, dimension))
+        self._thread.start()
+
+    def _run(self, size: int, dimension: int) -> None:
+        started = time.perf_counter()
+        self.index = VectorIndex.from_pages(dimension, size, iter(self.pages.get, None))
+        self.seconds = time.perf_counter() - started
+
+    def save(self, path: Path, size: int) -> float:
+        """Wait for the index, check the rowids, save it; its build seconds."""
+        self.pages.put(None)
+        self._thread.join()
+        db = SQLiteDatabase(path)
+        assert tuple(db.query_one("SELECT MIN(rowid), MAX(rowid), COUNT(*) FROM chunks")) == (
+            1,
+            size,
+            size,
+        )
+        saved = DenseIndex(db)._saved_path(db.generation())
+        assert self.index is not None and saved is not None
+        self.index.save(saved)
+        db.close()
+        return self.seconds
 
 
 def build(
     path: Path, size: int, passages: list[str], vectors: np.ndarray, forms: dict[str, np.ndarray]
-) -> tuple[float, int]:
-    """Write `size` chunks to a new SQLite store; seconds taken, chunks whose sentence
-    vectors are all stored."""
-    started, complete = time.perf_counter(), 0
+) -> dict[str, Any]:
+    """Write `size` chunks to a new SQLite store: the real passages, then derived ones
+    (`Sentences.draw`), and, from `HNSW_THRESHOLD` on, its HNSW index alongside. Returns
+    the seconds taken and the share of a sample of derived chunks whose sentences split
+    back into the drawn ones (so their stored sentence vectors are the ones ask looks up)."""
+    started = time.perf_counter()
     store = open_sqlite_store(parse_store_url(str(path)), dimension=vectors.shape[1])
+    builder = IndexBuilder(size, vectors.shape[1]) if size >= HNSW_THRESHOLD else None
     rng = np.random.default_rng(size)
     pool = Sentences(passages, forms)
+    checked = agreed = 0
     for d in range(0, size, PER_DOCUMENT):
-        texts: list[str] = []
-        rows: list[np.ndarray] = []
-        blobs: list[bytes | None] = []
-        for i in range(d, min(d + PER_DOCUMENT, size)):
-            text, vector = derived(i, passages, vectors, pool, rng)
-            chunk_forms = chunk_sentence_forms(text, None)
-            known = all(f in forms for f in chunk_forms)
-            complete += known
-            texts.append(text)
-            rows.append(vector)
-            blobs.append(
-                encode_sentence_vectors(chunk_forms, np.stack([forms[f] for f in chunk_forms]))
-                if known and chunk_forms
-                else None
-            )
-        store_version(store, _version(f"doc-{d // PER_DOCUMENT}", texts, np.stack(rows), blobs))
+        real = range(d, min(d + PER_DOCUMENT, size, len(passages)))
+        texts = [passages[i] for i in real]
+        chunk_forms = [chunk_sentence_forms(t, None) for t in texts]
+        picks, rows = pool.draw(min(d + PER_DOCUMENT, size) - d - len(texts), rng)
+        for p in picks:
+            texts.append(" ".join(pool.texts[j] for j in p))
+            chunk_forms.append(list(dict.fromkeys(f for j in p for f in pool.forms[j])))
+            if rng.random() < 0.01:
+                checked += 1
+                agreed += chunk_sentence_forms(texts[-1], None) == chunk_forms[-1]
+        blobs: list[bytes | None] = [
+            encode_sentence_vectors(f, np.stack([forms[x] for x in f])) for f in chunk_forms
+        ]
+        matrix = np.concatenate([vectors[list(real)], rows]) if len(real) else rows
+        matrix = matrix.astype(np.float32)
+        store_version(store, _version(f"doc-{d // PER_DOCUMENT}", texts, matrix, blobs))
+        if builder is not None:
+            builder.pages.put((np.arange(d + 1, d + len(texts) + 1, dtype=np.int64), matrix))
     store.close()
-    return time.perf_counter() - started, complete
+    row: dict[str, Any] = {"build_s": round(time.perf_counter() - started, 1)}
+    if builder is not None:
+        row["dense_index_build_s"] = round(builder.save(path, size), 1)
+        row["build_s"] = round(time.perf_counter() - started, 1)
+    row["derived_sentences_split_back"] = round(agreed / checked if checked else 1.0, 3)
+    return row
 
 
 def _version(
@@ -337,9 +393,8 @@ def _run_size(
     if built.exists():
         row = json.loads(built.read_text())
     else:
-        seconds, complete = build(path, size, passages, vectors, forms)
-        row = {"chunks": size, "real": len(passages), "build_s": round(seconds, 1)}
-        row["with_sentence_vectors"] = complete
+        row = {"chunks": size, "real": len(passages)}
+        row |= build(path, size, passages, vectors, forms)
         built.write_text(json.dumps(row))
     command = [sys.executable, __file__, "--measure", str(path)]
     command += ["--questions", str(args.questions), "--repeats", str(args.repeats)]

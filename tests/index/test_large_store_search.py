@@ -139,3 +139,17 @@ def test_keyword_search_in_a_large_store_leaves_out_words_most_chunks_hold(
     assert len(hits) == 10 and {"doc-1-3", "doc-1-50", "doc-1-97"} <= {
         h.chunk.chunk_id for h in hits[:3]
     }
+
+
+def test_filtered_keyword_search_reaches_past_the_best_unfiltered_matches(
+    tmp_path: Path,
+) -> None:
+    store = SQLiteStore(tmp_path / "s.db", dimension=DIMENSION)
+    loud = [f"Zeppelin zeppelin zeppelin log {i}." for i in range(300)]
+    store.add_version(version("loud", 1, loud, vectors=clustered(300)))
+    quiet = [f"A long note on the harbour, weather and a zeppelin, entry {i}." for i in range(5)]
+    store.add_version(version("quiet", 1, quiet, vectors=clustered(5, seed=2)))
+    hits = store.keyword_search("zeppelin", 10, SearchFilters(document_ids=("quiet",)))
+    assert sorted(h.chunk.chunk_id for h in hits) == [f"quiet-1-{i}" for i in range(5)]
+    unfiltered = store.keyword_search("zeppelin", 10, SearchFilters())
+    assert all(h.chunk.document_id == "loud" for h in unfiltered)

@@ -12,6 +12,9 @@ FTS5 table of the question's words), and is kept per store generation.
 
 from __future__ import annotations
 
+import numpy as np
+import numpy.typing as npt
+
 from ragcite.index.keyword_query import (
     COMMON_FLOOR,
     common_cutoff,
@@ -20,8 +23,11 @@ from ragcite.index.keyword_query import (
     telling_words,
 )
 from ragcite.index.sqlite_db import SQLiteDatabase
-from ragcite.index.sqlite_filters import filter_sql
-from ragcite.index.store import SearchFilters
+
+Rowids = npt.NDArray[np.int64]
+
+FILTERED_DEPTH = 8
+"""Under a filter, rank this many times k, then that many times more while too few pass."""
 
 _TEMP_TABLES = (
     "CREATE VIRTUAL TABLE IF NOT EXISTS temp.ragcite_question USING fts5("
@@ -43,31 +49,42 @@ class KeywordIndex:
         self._holding: dict[str, int] = {}
         self._ready = False
 
-    def search(self, query: str, k: int, filters: SearchFilters) -> list[tuple[int, float]]:
-        """(rowid, BM25 score) pairs of the eligible chunks, best first."""
+    def search(self, query: str, k: int, allowed: Rowids | None) -> list[tuple[int, float]]:
+        """(rowid, BM25 score) pairs, best first, of the chunks in `allowed` (sorted rowids;
+        None: every chunk). The ranking reads FTS5 alone and is filtered afterwards: joining
+        each match to its chunk and document row cost more than the ranking itself."""
         words = keyword_words(query)
         if not words:
             return []
-        where, args = filter_sql(filters)
+        limit = k if allowed is None else k * FILTERED_DEPTH
         with self._db.lock:
-            words = self._telling(words)
-            rows = self._db.query(
-                "SELECT f.rowid, -bm25(chunks_fts, 1.0, 0.5, 0.3) AS score FROM chunks_fts f "
-                "JOIN chunks c ON c.rowid = f.rowid JOIN documents d "
-                "ON d.document_id = c.document_id AND d.version = c.document_version "
-                f"WHERE chunks_fts MATCH ? AND {where} ORDER BY score DESC LIMIT ?",
-                (fts_match(words), *args, k),
-            )
-        return [(int(r[0]), float(r[1])) for r in rows]
+            match = fts_match(self._telling(words))
+            while True:
+                rows = self._db.query(
+                    "SELECT rowid, -bm25(chunks_fts, 1.0, 0.5, 0.3) AS score FROM chunks_fts "
+                    "WHERE chunks_fts MATCH ? ORDER BY score DESC LIMIT ?",
+                    (match, limit),
+                )
+                hits = [(int(r[0]), float(r[1])) for r in rows]
+                if allowed is not None:
+                    hits = [h for h, ok in zip(hits, _within(hits, allowed), strict=True) if ok]
+                if len(hits) >= k or len(rows) < limit:
+                    return hits[:k]
+                limit *= FILTERED_DEPTH
+
+    def chunk_count(self) -> int:
+        """How many chunks the store holds (counted once per generation)."""
+        with self._db.lock:
+            generation = self._db.generation()
+            if generation != self.generation:
+                count = self._db.query_one("SELECT COUNT(*) FROM chunks")
+                self.rows = int(count[0]) if count else 0
+                self._holding.clear()
+                self.generation = generation
+            return self.rows
 
     def _telling(self, words: list[str]) -> list[str]:
-        generation = self._db.generation()
-        if generation != self.generation:
-            count = self._db.query_one("SELECT COUNT(*) FROM chunks")
-            self.rows = int(count[0]) if count else 0
-            self._holding.clear()
-            self.generation = generation
-        if self.rows <= COMMON_FLOOR:
+        if self.chunk_count() <= COMMON_FLOOR:
             return words  # no word can be common
         missing = [w for w in words if w not in self._holding]
         if missing:
@@ -93,3 +110,10 @@ class KeywordIndex:
             word = words[int(row[0])]
             holding[word] = max(holding[word], int(found[0]) if found else 0)
         return holding
+
+
+def _within(hits: list[tuple[int, float]], allowed: Rowids) -> list[bool]:
+    """Whether each hit's rowid is in `allowed` (sorted)."""
+    rowids = np.array([rowid for rowid, _ in hits], dtype=np.int64)
+    at = np.minimum(np.searchsorted(allowed, rowids), max(len(allowed) - 1, 0))
+    return (allowed[at] == rowids).tolist() if len(allowed) else [False] * len(hits)

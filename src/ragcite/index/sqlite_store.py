@@ -274,7 +274,9 @@ class SQLiteStore:
         return self._scored(self._dense.search(vector, k, filters))
 
     def keyword_search(self, query: str, k: int, filters: SearchFilters) -> list[ScoredChunk]:
-        return self._scored(self._keyword.search(query, k, filters))
+        allowed = self._dense.eligible_rowids(filters)
+        every = len(allowed) >= self._keyword.chunk_count()
+        return self._scored(self._keyword.search(query, k, None if every else allowed))
 
     def similarities(
         self, vector: npt.NDArray[np.float32], chunk_ids: list[str]

@@ -74,6 +74,7 @@ class DenseIndex:
         self._index: VectorIndex | None = None
         self.generation = -1
         self.eligible = EligibleRowidCache(cache_size)
+        self._eligible_generation = -1
 
     def search(
         self, vector: npt.NDArray[np.float32], k: int, filters: SearchFilters
@@ -90,6 +91,7 @@ class DenseIndex:
             self._index = self._saved(generation) or self._build(generation)
             self.generation = generation
             self.eligible.clear()
+            self._eligible_generation = generation
         return self._index
 
     def _build(self, generation: int) -> VectorIndex:
@@ -151,13 +153,15 @@ class DenseIndex:
             yield ids, flat.reshape(len(rows), dimension)
             filled, last = filled + len(rows), int(rows[-1][0])
 
-    def stored_vectors(self) -> tuple[Rowids, npt.NDArray[np.float32]]:
-        """Every stored vector in one array (for exact comparisons: bench/scale.py)."""
-        count, dimension = self._shape()
-        pages = list(self._pages(count, dimension))
-        if not pages:
-            return np.empty(0, dtype=np.int64), np.empty((0, dimension), dtype=np.float32)
-        return np.concatenate([p[0] for p in pages]), np.concatenate([p[1] for p in pages])
+    def eligible_rowids(self, filters: SearchFilters) -> Rowids:
+        """The rowids of the chunks `filters` allow, sorted (cached while the generation
+        holds; keyword search filters its ranking with them too)."""
+        with self._db.lock:
+            generation = self._db.generation()
+            if generation != self._eligible_generation:
+                self.eligible.clear()
+                self._eligible_generation = generation
+            return self._eligible_rowids(filters)
 
     def _eligible_rowids(self, filters: SearchFilters) -> Rowids:
         found = self.eligible.get(filters)
@@ -166,6 +170,6 @@ class DenseIndex:
             rows = self._db.query(
                 f"SELECT c.rowid FROM {CHUNKS_WITH_DOCUMENTS} WHERE {where}", args
             )
-            found = np.array([r[0] for r in rows], dtype=np.int64)
+            found = np.sort(np.array([r[0] for r in rows], dtype=np.int64))
             self.eligible.put(filters, found)
         return found

@@ -32,7 +32,7 @@ faiss.omp_set_num_threads(1)
 HNSW_THRESHOLD = 50_000
 HNSW_NEIGHBOURS = 32
 HNSW_EF_CONSTRUCTION = 80
-HNSW_EF_SEARCH = 192
+HNSW_EF_SEARCH = 128
 HNSW_FILTERED_SHARE = 0.25
 BUILD_THREADS = 2
 """faiss threads while an HNSW index is built (inserts parallelise; searches do not)."""
@@ -70,11 +70,11 @@ class VectorIndex:
         index = cls.__new__(cls)
         index._index = faiss.read_index(str(path))
         index.dimension = index._index.d
-        index.exact = False
         index.ids = np.ascontiguousarray(np.load(f"{path}.ids.npy", allow_pickle=False))
         if index._index.ntotal != len(index.ids):
             raise ValueError(f"{path}: {index._index.ntotal} vectors but {len(index.ids)} rowids")
         index.size = len(index.ids)
+        index.exact = not isinstance(index._index, faiss.IndexHNSW)
         index._bitmaps = OrderedDict()
         return index
 
