@@ -8,6 +8,12 @@ a small corpus still searches every word) are left out of the query while a rare
 remains: they carry little BM25 weight and cost the most to score. How many rows hold a
 word comes from FTS5's own vocabulary (`fts5vocab`), through FTS5's own stemmer (a temp
 FTS5 table of the question's words), and is kept per store generation.
+
+The ranking reads FTS5 alone; filters (status, versions in force, corpora, access
+groups) are applied afterwards, with the eligible rowids the dense index caches per
+filter set (sqlite_vectors.py), ranking deeper while too few pass. Joining every match to
+its chunk and document rows, as before, cost more than the BM25 ranking itself. The
+PostgreSQL store keeps its own keyword query (one tsquery per word, GIN index).
 """
 
 from __future__ import annotations
