@@ -365,13 +365,16 @@ def main() -> None:
         f"{time.perf_counter() - started:.0f} s"
     )
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    corpus = CORPUS.format(real=len(passages), noise=NOISE)
+    if results.get("corpus") != corpus:  # rows over another corpus do not compare
+        results = {"previous_corpus": {k: v for k, v in results.items() if k != "previous_corpus"}}
     with tempfile.TemporaryDirectory() as tmp:
         for size in args.sizes:
             row = _run_size(Path(args.keep or tmp), size, passages, vectors, forms, args)
             print(f"[{size}] {json.dumps(row)}")
             results.setdefault("ragcite", {})[str(size)] = row
             results["machine"] = machine()
-            results["corpus"] = CORPUS.format(real=len(passages), noise=NOISE)
+            results["corpus"] = corpus
             _save(results)  # after each size: a long run stopped early keeps what it measured
     first, last = min(args.sizes), max(args.sizes)
     rows = results["ragcite"]

@@ -153,3 +153,17 @@ def test_filtered_keyword_search_reaches_past_the_best_unfiltered_matches(
     assert sorted(h.chunk.chunk_id for h in hits) == [f"quiet-1-{i}" for i in range(5)]
     unfiltered = store.keyword_search("zeppelin", 10, SearchFilters())
     assert all(h.chunk.document_id == "loud" for h in unfiltered)
+
+
+def test_filtered_keyword_search_sees_writes_made_after_its_filter_was_cached(
+    tmp_path: Path,
+) -> None:
+    store = SQLiteStore(tmp_path / "s.db", dimension=DIMENSION)
+    store.add_version(version("first", 1, ["The zeppelin landed."], vectors=clustered(1)))
+    only_default = SearchFilters(corpora=("default",))
+    assert [h.chunk.document_id for h in store.keyword_search("zeppelin", 5, only_default)] == [
+        "first"
+    ]
+    store.add_version(version("second", 1, ["Another zeppelin."], vectors=clustered(1, seed=4)))
+    found = {h.chunk.document_id for h in store.keyword_search("zeppelin", 5, only_default)}
+    assert found == {"first", "second"}
