@@ -48,7 +48,9 @@ def test_hnsw_recall_at_10_against_exact_search(small_hnsw: None) -> None:
 
 
 @pytest.mark.parametrize("share", [0.5, 0.05])  # searched under HNSW / scanned exactly
-def test_hnsw_search_returns_only_allowed_rowids_best_first(small_hnsw: None, share: float) -> None:
+def test_hnsw_search_returns_only_allowed_rowids_best_first(
+    small_hnsw: None, share: float, tmp_path: Path
+) -> None:
     vectors = clustered(2000)
     ids = np.arange(10, 2010, dtype=np.int64)
     index = VectorIndex(DIMENSION, ids, vectors)
@@ -65,6 +67,9 @@ def test_hnsw_search_returns_only_allowed_rowids_best_first(small_hnsw: None, sh
     assert index.search(query, 10, np.array([ids[3]])) == [
         (int(ids[3]), pytest.approx(float(vectors[3] @ query), abs=1e-3))
     ]
+    index.save(tmp_path / "index.faiss")
+    loaded = VectorIndex.load(tmp_path / "index.faiss")
+    assert not loaded.exact and loaded.search(query, 10, allowed) == hits
 
 
 def test_hnsw_index_is_saved_beside_the_store_and_loaded_by_the_next_process(
