@@ -3,7 +3,8 @@
     python bench/plot.py        # reads docs/bench/scale.json and peers.json, writes
                                 # docs/bench/latency_vs_size.png
 
-The numbers come from bench/scale.py (ragcite at 10k, 100k, 1M chunks) and
+The numbers come from bench/scale.py (ragcite at 10k, 100k, 1M chunks; "before": the
+same stores measured with the index code before HNSW from 50k and the keyword changes) and
 bench/peers.py (LlamaIndex CitationQueryEngine with MockLLM, same corpus and embedder).
 """
 
@@ -32,6 +33,8 @@ def main() -> None:
     lines = [
         (scale.get("ragcite", {}), "p50_ask_ms", "ragcite ask (full offline, gate)", "o-"),
         (scale.get("ragcite", {}), "p50_retrieve_ms", "ragcite retrieval (hybrid)", "s--"),
+        (scale.get("before", {}), "p50_ask_ms", "ragcite ask, previous index code", "x:"),
+        (scale.get("before", {}), "p50_retrieve_ms", "retrieval, previous index code", "+:"),
         (peers.get("query", {}), "p50_ragcite_ask_ms", "ragcite ask (peer run)", "o:"),
         (
             peers.get("query", {}),

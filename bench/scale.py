@@ -4,29 +4,38 @@
     python bench/scale.py --sizes 10000 100000 --real 2000
 
 The corpus: `--real` real passages (bench/corpora.py: eight data sets in
-../shared/datasets, interleaved) are embedded with MiniLM, chunk and sentences. Beyond
-them each chunk is derived: its text is a real passage followed by a blank line and the
-first sentence of another one (so keyword search sees varied text), its vector the real
-passage's vector plus 0.3 x the other's plus small Gaussian noise (sigma 0.015 per
-dimension), renormalised; its sentence vectors are the real sentences' (already
-embedded), so nothing new is embedded. Embedding 1M passages on 2 cores would take hours.
+../shared/datasets, interleaved) are embedded with MiniLM, chunk and sentence forms
+(every string embedded is kept in ~/.cache/ragcite-bench, so a larger --real embeds only
+the new ones). Beyond them each chunk is derived: 2 to 5 sentences drawn at random from
+all the real passages' sentences (thousands of distinct sentences, so keyword search sees
+varied text, not a few passages repeated), its vector their real sentence vectors' mean
+plus small Gaussian noise (sigma `NOISE` per dimension), renormalised, its sentence
+vectors the real ones; nothing new is embedded (embedding 1M passages on 2 shared cores
+would take days: MiniLM int8 does about 7 passages a second here under load).
 
 Each size is built once (store writes, no embedding), then measured in a fresh process:
 ask p50 (full offline ask: answer cache off, no vector cached), hybrid retrieval p50, the
-unavoidable part (one query embedding + one dense + one keyword lookup), peak RSS of the
-measuring process, and, where the index is HNSW, recall@10 against exact search.
-Results are appended to docs/bench/scale.json, which bench/plot.py draws.
+unavoidable part (one query embedding + one dense + one keyword lookup) and its dense and
+keyword lookups alone, peak RSS of the measuring process (taken before the recall check),
+and, where the index is HNSW, recall@10 against exact search (NumPy over every stored
+vector). The measuring process's first ask also builds the dense index (HNSW from 50k
+chunks: saved beside the store, so the next process loads it). Results are written to
+docs/bench/scale.json, which bench/plot.py draws.
+
+    python bench/scale.py --keep /tmp/scale   # keep the stores, re-measure without rebuilding
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import queue
 import resource
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import zlib
 from pathlib import Path
@@ -43,86 +52,177 @@ from ragcite.config import load_settings
 from ragcite.embed.minilm import MiniLMEmbedder
 from ragcite.index.indexer import store_version
 from ragcite.index.sentence_vectors import encode_sentence_vectors
+from ragcite.index.sqlite_db import SQLiteDatabase
 from ragcite.index.sqlite_store import open_sqlite_store
+from ragcite.index.sqlite_vectors import DenseIndex
 from ragcite.index.store import NewVersion
+from ragcite.index.vector_index import HNSW_THRESHOLD, VectorIndex
 from ragcite.models import Document, SourceChunk
 from ragcite.pipeline import Ragcite
 from ragcite.registry import parse_store_url
-from ragcite.text.sentence_forms import chunk_sentence_forms
+from ragcite.text.sentence_forms import chunk_sentence_forms, one_line
+from ragcite.text.sentences import split_sentences
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "docs" / "bench" / "scale.json"
+CORPUS = (
+    "{real} real passages (bench/corpora.py) embedded with MiniLM int8, chunk and sentence "
+    "forms; every other chunk derived: 2-5 sentences drawn at random from all the real "
+    "passages' sentences, joined, its vector their (real) sentence vectors' mean plus "
+    "N(0, {noise}) per dimension, renormalised; its sentence vectors the real ones"
+)
 PER_DOCUMENT = 1000
 
 
 CACHE = Path.home() / ".cache" / "ragcite-bench"
+EMBED_BATCH = 256
+NOISE = 0.005
 
 
 def embed_real(passages: list[str]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    """Chunk vectors and every sentence form's vector, embedded for real (kept on disk
-    under ~/.cache/ragcite-bench, keyed by the passages, for the next run)."""
-    key = zlib.crc32("\x1f".join(passages).encode())
-    cached = CACHE / f"scale-{len(passages)}-{key:08x}.npz"
-    if cached.exists():
-        data = np.load(cached, allow_pickle=False)
-        return data["vectors"], dict(zip(data["forms"].tolist(), data["form_vectors"], strict=True))
-    vectors, forms = _embed_real(passages)
-    CACHE.mkdir(parents=True, exist_ok=True)
-    np.savez(
-        cached,
-        vectors=vectors,
-        forms=np.array(list(forms)),
-        form_vectors=np.stack(list(forms.values())),
-    )
-    return vectors, forms
-
-
-def _embed_real(passages: list[str]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    embedder = MiniLMEmbedder()
-    vectors = embedder.embed(passages)
+    """Chunk vectors and every sentence form's vector, embedded for real. Every string
+    embedded once is kept under ~/.cache/ragcite-bench (text -> vector), so a run with more
+    real passages embeds only the new ones."""
+    known = _cached_vectors()
     forms = list(dict.fromkeys(f for p in passages for f in chunk_sentence_forms(p, None)))
-    form_vectors = embedder.embed(forms)
-    return vectors, dict(zip(forms, form_vectors, strict=True))
+    missing = [t for t in dict.fromkeys([*passages, *forms]) if t not in known]
+    if missing:
+        embedder = MiniLMEmbedder(threads=2)
+        for start in range(0, len(missing), EMBED_BATCH):
+            batch = missing[start : start + EMBED_BATCH]
+            known.update(zip(batch, embedder.embed(batch), strict=True))
+            CACHE.mkdir(parents=True, exist_ok=True)
+            np.savez(
+                CACHE / f"texts-{zlib.crc32(chr(31).join(batch).encode()):08x}.npz",
+                texts=np.array(batch),
+                vectors=np.stack([known[t] for t in batch]),
+            )
+            print(f"[embedding] {start + len(batch)} / {len(missing)}", flush=True)
+    return np.stack([known[p] for p in passages]), {f: known[f] for f in forms}
 
 
-def derived(
-    i: int, passages: list[str], vectors: np.ndarray, rng: np.random.Generator
-) -> tuple[str, np.ndarray]:
-    """Chunk i: real for i < len(passages), else derived from two real ones (see above)."""
-    n = len(passages)
-    if i < n:
-        return passages[i], vectors[i]
-    base, other = i % n, (i * 7919 + 13) % n
-    first = passages[other].split(". ")[0].rstrip(".") + "."
-    vector = vectors[base] + 0.3 * vectors[other] + rng.normal(0, 0.015, vectors.shape[1])
-    return f"{passages[base]}\n\n{first}", vector / np.linalg.norm(vector)
+def _cached_vectors() -> dict[str, np.ndarray]:
+    known: dict[str, np.ndarray] = {}
+    for path in sorted(CACHE.glob("texts-*.npz")):
+        data = np.load(path, allow_pickle=False)
+        known.update(zip(data["texts"].tolist(), data["vectors"], strict=True))
+    for path in sorted(CACHE.glob("scale-*.npz")):  # the older layout: passages unnamed
+        data = np.load(path, allow_pickle=False)
+        known.update(zip(data["forms"].tolist(), data["form_vectors"], strict=True))
+        passages = real_passages(int(path.stem.split("-")[1]))
+        if path.stem.endswith(f"{zlib.crc32(chr(31).join(passages).encode()):08x}"):
+            known.update(zip(passages, data["vectors"], strict=True))
+    return known
+
+
+class Sentences:
+    """The real passages' sentences that stay whole when joined to others (one line, ending
+    in . ! or ?, split alone into themselves), each with its forms and its vector."""
+
+    def __init__(self, passages: list[str], forms: dict[str, np.ndarray]) -> None:
+        self.texts: list[str] = []
+        self.forms: list[list[str]] = []
+        vectors: list[np.ndarray] = []
+        for passage in passages:
+            for start, end in split_sentences(passage):
+                sentence = one_line(passage[start:end])
+                own = chunk_sentence_forms(sentence, None)
+                whole = split_sentences(sentence) == [(0, len(sentence))]
+                if sentence[-1:] in (".", "!", "?") and whole and all(f in forms for f in own):
+                    self.texts.append(sentence)
+                    self.forms.append(own)
+                    vectors.append(forms[sentence])
+        self.matrix = np.stack(vectors)
+
+    def draw(self, count: int, rng: np.random.Generator) -> tuple[list[list[int]], np.ndarray]:
+        """`count` derived chunks: 2 to 5 distinct sentences each, and their vectors (the
+        sentences' mean plus Gaussian noise of sigma `NOISE` per dimension, renormalised)."""
+        if count == 0:
+            return [], np.empty((0, self.matrix.shape[1]), dtype=self.matrix.dtype)
+        picks = [
+            list(dict.fromkeys(row[:n].tolist()))
+            for row, n in zip(
+                rng.integers(0, len(self.texts), (count, 5)), rng.integers(2, 6, count), strict=True
+            )
+        ]
+        vectors = np.stack([self.matrix[p].mean(axis=0) for p in picks])
+        vectors += rng.normal(0, NOISE, vectors.shape).astype(vectors.dtype)
+        return picks, vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+
+class IndexBuilder:
+    """The store's HNSW index built in a thread while the store is written (the same pages
+    of vectors, rowids 1..size), then saved where the store looks for it, so the measuring
+    process loads it instead of building it at its first ask."""
+
+    def __init__(self, size: int, dimension: int) -> None:
+        self.pages: queue.Queue[tuple[np.ndarray, np.ndarray] | None] = queue.Queue(maxsize=4)
+        self.seconds = 0.0
+        self.index: VectorIndex | None = None
+        self._thread = threading.Thread(target=self._run, args=(size, dimension))
+        self._thread.start()
+
+    def _run(self, size: int, dimension: int) -> None:
+        started = time.perf_counter()
+        self.index = VectorIndex.from_pages(dimension, size, iter(self.pages.get, None))
+        self.seconds = time.perf_counter() - started
+
+    def save(self, path: Path, size: int) -> float:
+        """Wait for the index, check the rowids, save it; its build seconds."""
+        self.pages.put(None)
+        self._thread.join()
+        db = SQLiteDatabase(path)
+        assert tuple(db.query_one("SELECT MIN(rowid), MAX(rowid), COUNT(*) FROM chunks")) == (
+            1,
+            size,
+            size,
+        )
+        saved = DenseIndex(db)._saved_path(db.generation())
+        assert self.index is not None and saved is not None
+        self.index.save(saved)
+        db.close()
+        return self.seconds
 
 
 def build(
     path: Path, size: int, passages: list[str], vectors: np.ndarray, forms: dict[str, np.ndarray]
-) -> float:
-    """Write `size` chunks to a new SQLite store; seconds taken."""
+) -> dict[str, Any]:
+    """Write `size` chunks to a new SQLite store: the real passages, then derived ones
+    (`Sentences.draw`), and, from `HNSW_THRESHOLD` on, its HNSW index alongside. Returns
+    the seconds taken and the share of a sample of derived chunks whose sentences split
+    back into the drawn ones (so their stored sentence vectors are the ones ask looks up)."""
     started = time.perf_counter()
     store = open_sqlite_store(parse_store_url(str(path)), dimension=vectors.shape[1])
+    builder = IndexBuilder(size, vectors.shape[1]) if size >= HNSW_THRESHOLD else None
     rng = np.random.default_rng(size)
+    pool = Sentences(passages, forms)
+    checked = agreed = 0
     for d in range(0, size, PER_DOCUMENT):
-        texts: list[str] = []
-        rows: list[np.ndarray] = []
-        blobs: list[bytes | None] = []
-        for i in range(d, min(d + PER_DOCUMENT, size)):
-            text, vector = derived(i, passages, vectors, rng)
-            chunk_forms = chunk_sentence_forms(text, None)
-            known = all(f in forms for f in chunk_forms)
-            texts.append(text)
-            rows.append(vector)
-            blobs.append(
-                encode_sentence_vectors(chunk_forms, np.stack([forms[f] for f in chunk_forms]))
-                if known and chunk_forms
-                else None
-            )
-        store_version(store, _version(f"doc-{d // PER_DOCUMENT}", texts, np.stack(rows), blobs))
+        real = range(d, min(d + PER_DOCUMENT, size, len(passages)))
+        texts = [passages[i] for i in real]
+        chunk_forms = [chunk_sentence_forms(t, None) for t in texts]
+        picks, rows = pool.draw(min(d + PER_DOCUMENT, size) - d - len(texts), rng)
+        for p in picks:
+            texts.append(" ".join(pool.texts[j] for j in p))
+            chunk_forms.append(list(dict.fromkeys(f for j in p for f in pool.forms[j])))
+            if rng.random() < 0.01:
+                checked += 1
+                agreed += chunk_sentence_forms(texts[-1], None) == chunk_forms[-1]
+        blobs: list[bytes | None] = [
+            encode_sentence_vectors(f, np.stack([forms[x] for x in f])) for f in chunk_forms
+        ]
+        matrix = np.concatenate([vectors[list(real)], rows]) if len(real) else rows
+        matrix = matrix.astype(np.float32)
+        store_version(store, _version(f"doc-{d // PER_DOCUMENT}", texts, matrix, blobs))
+        if builder is not None:
+            builder.pages.put((np.arange(d + 1, d + len(texts) + 1, dtype=np.int64), matrix))
     store.close()
-    return time.perf_counter() - started
+    row: dict[str, Any] = {"build_s": round(time.perf_counter() - started, 1)}
+    if builder is not None:
+        row["dense_index_build_s"] = round(builder.save(path, size), 1)
+        row["build_s"] = round(time.perf_counter() - started, 1)
+    row["derived_sentences_split_back"] = round(agreed / checked if checked else 1.0, 3)
+    return row
 
 
 def _version(
@@ -179,7 +279,7 @@ def measure(path: Path, count: int, repeats: int) -> dict[str, Any]:
     open_seconds = time.perf_counter() - started
     inner = rag.embedder.inner  # type: ignore[attr-defined]
     filters, depth = rag.filters(), rag.settings.retrieve.candidates_per_retriever
-    ask_ms, retrieve_ms, unavoidable_ms = [], [], []
+    ask_ms, retrieve_ms, unavoidable_ms, dense_ms, keyword_ms = [], [], [], [], []
     for _ in range(repeats):
         for question in asked:
             clear_vector_caches(rag)
@@ -190,16 +290,22 @@ def measure(path: Path, count: int, repeats: int) -> dict[str, Any]:
             rag.retriever.retrieve(question, rag.settings.retrieve.top_k, filters)
             t2 = time.perf_counter()
             vector = inner.embed([question])[0]
-            rag.store.dense_search(vector, depth, filters)
-            rag.store.keyword_search(question, depth, filters)
             t3 = time.perf_counter()
+            rag.store.dense_search(vector, depth, filters)
+            t4 = time.perf_counter()
+            rag.store.keyword_search(question, depth, filters)
+            t5 = time.perf_counter()
             ask_ms.append((t1 - t0) * 1000)
             retrieve_ms.append((t2 - t1) * 1000)
-            unavoidable_ms.append((t3 - t2) * 1000)
+            unavoidable_ms.append((t5 - t2) * 1000)
+            dense_ms.append((t4 - t3) * 1000)
+            keyword_ms.append((t5 - t4) * 1000)
     result: dict[str, Any] = {
-        "p50_ask_ms": round(statistics.median(ask_ms), 1),
-        "p50_retrieve_ms": round(statistics.median(retrieve_ms), 1),
-        "p50_unavoidable_ms": round(statistics.median(unavoidable_ms), 1),
+        "p50_ask_ms": _p50(ask_ms),
+        "p50_retrieve_ms": _p50(retrieve_ms),
+        "p50_unavoidable_ms": _p50(unavoidable_ms),
+        "p50_dense_ms": _p50(dense_ms),
+        "p50_keyword_ms": _p50(keyword_ms),
         "first_ask_with_index_build_s": round(open_seconds, 1),
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
     }
@@ -208,28 +314,43 @@ def measure(path: Path, count: int, repeats: int) -> dict[str, Any]:
     return result
 
 
+def _p50(values: list[float]) -> float:
+    return round(statistics.median(values), 1)
+
+
 def recall_at_10(rag: Ragcite, inner: MiniLMEmbedder, asked: list[str]) -> dict[str, Any]:
-    """Recall@10 of the store's dense index against exact search, when it is not exact."""
+    """Recall@10 of the store's dense index against exact search (NumPy over every stored
+    vector, a page at a time), when the index is not exact."""
     dense = rag.store._dense  # type: ignore[attr-defined]
     index = dense._index
     if index is None or index.exact:
         return {"dense_index": "exact"}
-    ids, matrix = dense._stored_vectors()
-    hits = 0
-    for question in asked:
-        vector = inner.embed([question])[0]
-        exact = set(ids[np.argsort(-(matrix @ vector))[:10]].tolist())
-        approx = {rowid for rowid, _ in index.search(vector, 10)}
-        hits += len(exact & approx)
+    queries = inner.embed(asked)
+    best_ids = np.full((len(asked), 10), -1, dtype=np.int64)
+    best = np.full((len(asked), 10), -np.inf, dtype=np.float32)
+    count, dimension = dense._shape()
+    for ids, matrix in dense._pages(count, dimension):
+        scores = np.concatenate([best, queries @ matrix.T], axis=1)
+        candidates = np.concatenate(
+            [best_ids, np.broadcast_to(ids, (len(asked), len(ids)))], axis=1
+        )
+        top = np.argsort(-scores, axis=1)[:, :10]
+        best = np.take_along_axis(scores, top, axis=1)
+        best_ids = np.take_along_axis(candidates, top, axis=1)
+    hits = sum(
+        len(set(best_ids[q].tolist()) & {rowid for rowid, _ in index.search(queries[q], 10)})
+        for q in range(len(asked))
+    )
     return {"dense_index": "hnsw", "hnsw_recall_at_10": round(hits / (10 * len(asked)), 3)}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
-    parser.add_argument("--real", type=int, default=2000, help="passages embedded for real")
+    parser.add_argument("--real", type=int, default=3000, help="passages embedded for real")
     parser.add_argument("--questions", type=int, default=20)
     parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--keep", type=Path, help="build the stores here and reuse them")
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # the child process
     args = parser.parse_args()
     if args.measure:
@@ -244,38 +365,48 @@ def main() -> None:
         f"{time.perf_counter() - started:.0f} s"
     )
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    corpus = CORPUS.format(real=len(passages), noise=NOISE)
+    if results.get("corpus") != corpus:  # rows over another corpus do not compare
+        results = {"previous_corpus": {k: v for k, v in results.items() if k != "previous_corpus"}}
     with tempfile.TemporaryDirectory() as tmp:
         for size in args.sizes:
-            path = Path(tmp) / f"scale-{size}.db"
-            seconds = build(path, size, passages, vectors, forms)
-            child = subprocess.run(
-                [
-                    sys.executable,
-                    __file__,
-                    "--measure",
-                    str(path),
-                    "--questions",
-                    str(args.questions),
-                    "--repeats",
-                    str(args.repeats),
-                ],
-                capture_output=True,
-                text=True,
-                check=True,
-            )
-            row = {"chunks": size, "real": len(passages), "build_s": round(seconds, 1)}
-            row |= json.loads(child.stdout.strip().splitlines()[-1])
-            ratio = row["p50_ask_ms"] / row["p50_unavoidable_ms"]
-            row["ratio_ask_vs_unavoidable"] = round(ratio, 2)
+            row = _run_size(Path(args.keep or tmp), size, passages, vectors, forms, args)
             print(f"[{size}] {json.dumps(row)}")
             results.setdefault("ragcite", {})[str(size)] = row
             results["machine"] = machine()
+            results["corpus"] = corpus
             _save(results)  # after each size: a long run stopped early keeps what it measured
-            path.unlink()
     first, last = min(args.sizes), max(args.sizes)
     rows = results["ragcite"]
     growth = rows[str(last)]["p50_ask_ms"] / rows[str(first)]["p50_ask_ms"]
     print(f"[growth] ask p50 {first} -> {last} chunks: {growth:.2f}x")
+
+
+def _run_size(
+    folder: Path,
+    size: int,
+    passages: list[str],
+    vectors: np.ndarray,
+    forms: dict[str, np.ndarray],
+    args: argparse.Namespace,
+) -> dict[str, Any]:
+    """Build (or, with --keep, reuse) the store of `size` chunks and measure it."""
+    path = folder / f"scale-{size}-r{len(passages)}.db"
+    built = path.with_suffix(".built.json")
+    if built.exists():
+        row = json.loads(built.read_text())
+    else:
+        row = {"chunks": size, "real": len(passages)}
+        row |= build(path, size, passages, vectors, forms)
+        built.write_text(json.dumps(row))
+    command = [sys.executable, __file__, "--measure", str(path)]
+    command += ["--questions", str(args.questions), "--repeats", str(args.repeats)]
+    child = subprocess.run(command, capture_output=True, text=True)
+    if child.returncode:
+        raise SystemExit(f"measuring {path} failed:\n{child.stderr[-3000:]}")
+    row = row | json.loads(child.stdout.strip().splitlines()[-1])
+    row["ratio_ask_vs_unavoidable"] = round(row["p50_ask_ms"] / row["p50_unavoidable_ms"], 2)
+    return row
 
 
 def _save(results: dict[str, Any]) -> None:

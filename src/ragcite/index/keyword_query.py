@@ -3,11 +3,22 @@
 Quotes, NEAR, *, -, column filters and the like are never interpreted: each word is
 quoted and the words are OR-ed, so BM25 ranks chunks by how many of them match. The
 PostgreSQL store searches the same words (`keyword_words`), each as its own tsquery.
+
+In a large corpus the embedded store leaves out the question's common words
+(`telling_words`): those held by more than `COMMON_SHARE` of the chunks, and by more
+than `COMMON_FLOOR` chunks, while a rarer word remains. A word in 0.5% of the chunks
+weighs about half what a word in a handful does in BM25, and scoring it means ranking
+every chunk that holds it.
 """
 
 from __future__ import annotations
 
 from ragcite.text.words import STOPWORDS, WORD
+
+COMMON_SHARE = 0.005
+"""A word held by more than this share of the chunks is common..."""
+COMMON_FLOOR = 1000
+"""...when more than this many chunks hold it (a small corpus searches every word)."""
 
 
 def keyword_words(text: str) -> list[str]:
@@ -21,6 +32,33 @@ def keyword_words(text: str) -> list[str]:
     return list(dict.fromkeys(w for w in words if w not in STOPWORDS)) or list(dict.fromkeys(words))
 
 
+def fts_match(words: list[str]) -> str:
+    """A safe FTS5 query: the words, quoted, OR-ed (BM25 ranks by how many match)."""
+    return " OR ".join(f'"{w}"' for w in words)
+
+
 def fts_query(text: str) -> str:
     """A safe FTS5 query: the question's words, quoted, OR-ed (BM25 ranks by how many match)."""
-    return " OR ".join(f'"{w}"' for w in keyword_words(text))
+    return fts_match(keyword_words(text))
+
+
+def common_cutoff(chunks: int) -> int:
+    """How many chunks may hold a word before it counts as common in a corpus of `chunks`."""
+    return max(COMMON_FLOOR, int(COMMON_SHARE * chunks))
+
+
+def telling_words(words: list[str], holding: dict[str, int], cutoff: int) -> list[str]:
+    """The words held by at most `cutoff` chunks, or, when every word is common, the
+    rarest one; words no chunk holds are dropped (they match nothing).
+
+    >>> holding = {"film": 9000, "released": 7000, "kubrick": 12}
+    >>> telling_words(["film", "released", "kubrick"], holding, 5000)
+    ['kubrick']
+    >>> telling_words(["film", "released"], {"film": 9000, "released": 7000}, 5000)
+    ['released']
+    """
+    present = [w for w in words if holding.get(w, 0) > 0]
+    if not present:
+        return words[:1]
+    rare = [w for w in present if holding[w] <= cutoff]
+    return rare or [min(present, key=lambda w: holding[w])]

@@ -31,15 +31,15 @@ from ragcite.index.cache import AnswerCache
 from ragcite.index.corpus_access import CorpusAccessStore
 from ragcite.index.feedback import FeedbackStore
 from ragcite.index.keys import KeyStore
-from ragcite.index.keyword_query import fts_query
 from ragcite.index.sqlite_answers import SQLiteAnswerStore
 from ragcite.index.sqlite_cache import SQLiteAnswerCache
 from ragcite.index.sqlite_corpus_access import SQLiteCorpusAccess
 from ragcite.index.sqlite_db import SQLiteDatabase, bump_generation, stored_dimension
 from ragcite.index.sqlite_erase import erase_document, keep_tombstone, tombstones
 from ragcite.index.sqlite_feedback import SQLiteFeedbackStore
-from ragcite.index.sqlite_filters import filter_sql, readable_sql
+from ragcite.index.sqlite_filters import readable_sql
 from ragcite.index.sqlite_keys import SQLiteKeyStore
+from ragcite.index.sqlite_keyword import KeywordIndex
 from ragcite.index.sqlite_rows import (
     CHUNK_COLUMNS,
     CHUNKS_WITH_DOCUMENTS,
@@ -93,6 +93,7 @@ class SQLiteStore:
             )
         self._dimension = dimension if dimension is not None else stored
         self._dense = DenseIndex(self._db)
+        self._keyword = KeywordIndex(self._db)
         self.feedback: FeedbackStore = SQLiteFeedbackStore(self._db)
         self.keys: KeyStore = SQLiteKeyStore(self._db)
         self.corpus_acl: CorpusAccessStore = SQLiteCorpusAccess(self._db)
@@ -273,18 +274,9 @@ class SQLiteStore:
         return self._scored(self._dense.search(vector, k, filters))
 
     def keyword_search(self, query: str, k: int, filters: SearchFilters) -> list[ScoredChunk]:
-        match = fts_query(query)
-        if not match:
-            return []
-        where, args = filter_sql(filters)
-        rows = self._db.query(
-            "SELECT f.rowid, -bm25(chunks_fts, 1.0, 0.5, 0.3) AS score FROM chunks_fts f "
-            "JOIN chunks c ON c.rowid = f.rowid JOIN documents d "
-            "ON d.document_id = c.document_id AND d.version = c.document_version "
-            f"WHERE chunks_fts MATCH ? AND {where} ORDER BY score DESC LIMIT ?",
-            (match, *args, k),
-        )
-        return self._scored([(int(r[0]), float(r[1])) for r in rows])
+        allowed = self._dense.eligible_rowids(filters)
+        every = len(allowed) >= self._keyword.chunk_count()
+        return self._scored(self._keyword.search(query, k, None if every else allowed))
 
     def similarities(
         self, vector: npt.NDArray[np.float32], chunk_ids: list[str]

@@ -1,14 +1,21 @@
 """Dense search for the embedded store: a faiss index derived from the stored vectors.
 
 The index is rebuilt from the `chunks` rows whenever the store's generation moves
-(another process may have written). Filters become the set of eligible rowids, read
-with the filter's SQL and handed to faiss as an ID selector, so they apply inside the
-search; those sets are kept in a small LRU cache, cleared whenever the index is rebuilt.
+(another process may have written). An HNSW index (large stores: vector_index.py) is
+also saved beside the store file (`<store>.dense-g<generation>.faiss` and its rowids), so
+the next process of the same generation loads it in seconds instead of rebuilding it for
+minutes; older generations' files are removed when a new one is saved. Filters become
+the set of eligible rowids, read with the filter's SQL and handed to faiss as an ID
+selector, so they apply inside the search; those sets are kept in a small LRU cache,
+cleared whenever the index is rebuilt.
 """
 
 from __future__ import annotations
 
+import os
 from collections import OrderedDict
+from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -67,6 +74,7 @@ class DenseIndex:
         self._index: VectorIndex | None = None
         self.generation = -1
         self.eligible = EligibleRowidCache(cache_size)
+        self._eligible_generation = -1
 
     def search(
         self, vector: npt.NDArray[np.float32], k: int, filters: SearchFilters
@@ -80,35 +88,80 @@ class DenseIndex:
     def _current(self) -> VectorIndex:
         generation = self._db.generation()
         if self._index is None or generation != self.generation:
-            ids, vectors = self._stored_vectors()
-            self._index = VectorIndex(vectors.shape[1], ids, vectors)
+            self._index = self._saved(generation) or self._build(generation)
             self.generation = generation
             self.eligible.clear()
+            self._eligible_generation = generation
         return self._index
 
-    def _stored_vectors(self) -> tuple[Rowids, npt.NDArray[np.float32]]:
-        """Every stored vector, read in pages into one array (at 1M chunks, holding all rows
-        as Python objects at once would double the peak memory)."""
+    def _build(self, generation: int) -> VectorIndex:
+        count, dimension = self._shape()
+        index = VectorIndex.from_pages(dimension, count, self._pages(count, dimension))
+        path = self._saved_path(generation)
+        if not index.exact and path is not None:
+            try:
+                for old in path.parent.glob(f"{self._db.path.name}.dense-g*"):
+                    old.unlink(missing_ok=True)
+                partial = path.with_name(f"{path.name}.{os.getpid()}.part")
+                index.save(partial)
+                os.replace(f"{partial}.ids.npy", f"{path}.ids.npy")
+                os.replace(partial, path)
+            except (OSError, RuntimeError):
+                pass  # only a cache: the next process rebuilds it
+        return index
+
+    def _saved(self, generation: int) -> VectorIndex | None:
+        """The HNSW index saved for this generation, when it matches the stored rows."""
+        path = self._saved_path(generation)
+        if path is None or not path.exists():
+            return None
+        try:
+            index = VectorIndex.load(path)
+        except (OSError, RuntimeError, ValueError):
+            return None
+        last = self._db.query_one("SELECT MAX(rowid) FROM chunks")
+        count, dimension = self._shape()
+        fits = index.size == count and index.dimension == dimension
+        return index if fits and index.size and last and int(index.ids[-1]) == last[0] else None
+
+    def _saved_path(self, generation: int) -> Path | None:
+        """Where the HNSW index for `generation` is kept: beside the store file."""
+        if str(self._db.path) == ":memory:":
+            return None
+        return self._db.path.with_name(f"{self._db.path.name}.dense-g{generation}.faiss")
+
+    def _shape(self) -> tuple[int, int]:
         count_row = self._db.query_one("SELECT COUNT(*) FROM chunks")
         first = self._db.query_one("SELECT vector FROM chunks LIMIT 1")
-        count = int(count_row[0]) if count_row else 0
-        dimension = len(first[0]) // 4 if first else 0
-        ids = np.empty(count, dtype=np.int64)
-        vectors = np.empty((count, dimension), dtype=np.float32)
+        return (int(count_row[0]) if count_row else 0), (len(first[0]) // 4 if first else 0)
+
+    def _pages(
+        self, count: int, dimension: int
+    ) -> Iterator[tuple[Rowids, npt.NDArray[np.float32]]]:
+        """The stored vectors in rowid order, `VECTOR_PAGE` at a time (at 1M chunks, holding
+        every row at once would double the peak memory)."""
         filled, last = 0, -1
         while filled < count:
             rows = self._db.query(
                 "SELECT rowid, vector FROM chunks WHERE rowid > ? ORDER BY rowid LIMIT ?",
                 (last, VECTOR_PAGE),
-            )
+            )[: count - filled]
             if not rows:
-                break
-            rows = rows[: count - filled]
-            ids[filled : filled + len(rows)] = [r[0] for r in rows]
+                return
+            ids = np.array([r[0] for r in rows], dtype=np.int64)
             flat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
-            vectors[filled : filled + len(rows)] = flat.reshape(len(rows), dimension)
+            yield ids, flat.reshape(len(rows), dimension)
             filled, last = filled + len(rows), int(rows[-1][0])
-        return ids[:filled], vectors[:filled]
+
+    def eligible_rowids(self, filters: SearchFilters) -> Rowids:
+        """The rowids of the chunks `filters` allow, sorted (cached while the generation
+        holds; keyword search filters its ranking with them too)."""
+        with self._db.lock:
+            generation = self._db.generation()
+            if generation != self._eligible_generation:
+                self.eligible.clear()
+                self._eligible_generation = generation
+            return self._eligible_rowids(filters)
 
     def _eligible_rowids(self, filters: SearchFilters) -> Rowids:
         found = self.eligible.get(filters)
@@ -117,6 +170,6 @@ class DenseIndex:
             rows = self._db.query(
                 f"SELECT c.rowid FROM {CHUNKS_WITH_DOCUMENTS} WHERE {where}", args
             )
-            found = np.array([r[0] for r in rows], dtype=np.int64)
+            found = np.sort(np.array([r[0] for r in rows], dtype=np.int64))
             self.eligible.put(filters, found)
         return found

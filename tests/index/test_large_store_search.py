@@ -1,0 +1,174 @@
+"""The embedded store's search at scale: HNSW above a size (filters honoured, recall against
+exact search, saved beside the store and reloaded) and keyword search leaving out the
+words most chunks hold. Thresholds are lowered so small stores take the large-store paths."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from ragcite.index import vector_index
+from ragcite.index.keyword_query import COMMON_FLOOR, common_cutoff, telling_words
+from ragcite.index.sqlite_db import SQLiteDatabase
+from ragcite.index.sqlite_store import SQLiteStore
+from ragcite.index.sqlite_vectors import DenseIndex
+from ragcite.index.store import SearchFilters
+from ragcite.index.vector_index import VectorIndex
+
+from .conformance.builders import DIMENSION, version
+
+
+def clustered(n: int, seed: int = 0) -> npt.NDArray[np.float32]:
+    """Unit vectors around 40 topics, like sentence embeddings (not uniform noise)."""
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(size=(40, DIMENSION))
+    vectors = centres[rng.integers(0, 40, n)] + 0.6 * rng.normal(size=(n, DIMENSION))
+    return (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float32)
+
+
+@pytest.fixture
+def small_hnsw(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vector_index, "HNSW_THRESHOLD", 100)
+
+
+def test_hnsw_recall_at_10_against_exact_search(small_hnsw: None) -> None:
+    vectors = clustered(4000)
+    ids = np.arange(1, 4001, dtype=np.int64) * 2
+    index = VectorIndex(DIMENSION, ids, vectors)
+    assert not index.exact
+    queries = clustered(30, seed=1)
+    found = 0
+    for query in queries:
+        exact = set(ids[np.argsort(-(vectors @ query))[:10]].tolist())
+        found += len(exact & {rowid for rowid, _ in index.search(query, 10)})
+    assert found / 300 >= 0.95
+
+
+@pytest.mark.parametrize("share", [0.5, 0.05])  # searched under HNSW / scanned exactly
+def test_hnsw_search_returns_only_allowed_rowids_best_first(
+    small_hnsw: None, share: float, tmp_path: Path
+) -> None:
+    vectors = clustered(2000)
+    ids = np.arange(10, 2010, dtype=np.int64)
+    index = VectorIndex(DIMENSION, ids, vectors)
+    rng = np.random.default_rng(3)
+    allowed = rng.choice(ids, int(share * len(ids)), replace=False)  # unsorted, like SQL's
+    query = vectors[7]
+    hits = index.search(query, 10, allowed)
+    assert len(hits) == 10 and {rowid for rowid, _ in hits} <= set(allowed.tolist())
+    scores = [score for _, score in hits]
+    assert scores == sorted(scores, reverse=True)
+    mask = np.isin(ids, allowed)
+    exact = ids[mask][np.argsort(-(vectors[mask] @ query))[:10]].tolist()
+    assert len(set(exact) & {rowid for rowid, _ in hits}) >= 9
+    assert index.search(query, 10, np.array([ids[3]])) == [
+        (int(ids[3]), pytest.approx(float(vectors[3] @ query), abs=1e-3))
+    ]
+    index.save(tmp_path / "index.faiss")
+    loaded = VectorIndex.load(tmp_path / "index.faiss")
+    assert not loaded.exact and loaded.search(query, 10, allowed) == hits
+
+
+def test_hnsw_index_is_saved_beside_the_store_and_loaded_by_the_next_process(
+    small_hnsw: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path, dimension=DIMENSION)
+    vectors = clustered(300)
+    store.add_version(version("doc", 1, [f"text {i}" for i in range(300)], vectors=vectors))
+    first = DenseIndex(SQLiteDatabase(path))
+    hits = first.search(vectors[5], 5, SearchFilters())
+    saved = sorted(p.name for p in tmp_path.glob("s.db.dense-g*"))
+    assert saved and saved[0].endswith(".faiss") and all(".part" not in name for name in saved)
+
+    def no_rebuild(*args: object) -> None:
+        raise AssertionError("the saved index should have been loaded")
+
+    monkeypatch.setattr(VectorIndex, "from_pages", no_rebuild)
+    assert DenseIndex(SQLiteDatabase(path)).search(vectors[5], 5, SearchFilters()) == hits
+    monkeypatch.undo()
+    monkeypatch.setattr(vector_index, "HNSW_THRESHOLD", 100)
+    store.add_version(version("more", 1, ["more text"], vectors=clustered(1, seed=9)))
+    again = first.search(vectors[5], 5, SearchFilters(document_ids=("doc",)))
+    assert [rowid for rowid, _ in again] == [rowid for rowid, _ in hits]
+    assert sorted(p.name for p in tmp_path.glob("s.db.dense-g*")) != saved  # the old one gone
+    assert len(list(tmp_path.glob("s.db.dense-g*.faiss"))) == 1
+
+
+def test_a_saved_index_that_does_not_fit_the_rows_is_rebuilt(
+    small_hnsw: None, tmp_path: Path
+) -> None:
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path, dimension=DIMENSION)
+    vectors = clustered(200)
+    store.add_version(version("doc", 1, [f"text {i}" for i in range(200)], vectors=vectors))
+    DenseIndex(SQLiteDatabase(path)).search(vectors[0], 3, SearchFilters())
+    saved = next(tmp_path.glob("s.db.dense-g*.faiss"))
+    saved.write_bytes(b"not a faiss index")
+    hits = DenseIndex(SQLiteDatabase(path)).search(vectors[0], 3, SearchFilters())
+    assert hits[0][1] == pytest.approx(1.0, abs=1e-3)
+
+
+def test_telling_words_leave_out_common_words_while_a_rarer_one_remains() -> None:
+    holding = {"film": 9000, "released": 7000, "kubrick": 12, "nowhere": 0}
+    assert telling_words(["film", "kubrick", "released"], holding, 5000) == ["kubrick"]
+    assert telling_words(["film", "released", "nowhere"], holding, 5000) == ["released"]
+    assert telling_words(["nowhere"], holding, 5000) == ["nowhere"]
+    assert common_cutoff(100) == COMMON_FLOOR and common_cutoff(1_000_000) == 5000
+
+
+def _store_with_common_words(path: Path, chunks: int) -> SQLiteStore:
+    store = SQLiteStore(path, dimension=DIMENSION)
+    texts = [f"Weather report number {i} for the harbour." for i in range(chunks)]
+    for i in (3, 50, 97):
+        texts[i] = f"The zeppelin crossed the harbour at dawn, flight {i}."
+    store.add_version(version("doc", 1, texts, vectors=clustered(chunks)))
+    return store
+
+
+def test_keyword_search_in_a_large_store_leaves_out_words_most_chunks_hold(
+    tmp_path: Path,
+) -> None:
+    store = _store_with_common_words(tmp_path / "big.db", COMMON_FLOOR + 200)
+    hits = store.keyword_search("zeppelin harbour reports", 10, SearchFilters())
+    # "harbour" and "report" (stemmed: "reports" is its form) are in every chunk: only
+    # "zeppelin" is searched, so only its chunks come back.
+    assert sorted(h.chunk.chunk_id for h in hits) == ["doc-1-3", "doc-1-50", "doc-1-97"]
+    everywhere = store.keyword_search("harbour reports", 10, SearchFilters())
+    assert len(everywhere) == 10  # all words common: the rarest one is still searched
+    small = _store_with_common_words(tmp_path / "small.db", 200)
+    hits = small.keyword_search("zeppelin harbour reports", 10, SearchFilters())
+    assert len(hits) == 10 and {"doc-1-3", "doc-1-50", "doc-1-97"} <= {
+        h.chunk.chunk_id for h in hits[:3]
+    }
+
+
+def test_filtered_keyword_search_reaches_past_the_best_unfiltered_matches(
+    tmp_path: Path,
+) -> None:
+    store = SQLiteStore(tmp_path / "s.db", dimension=DIMENSION)
+    loud = [f"Zeppelin zeppelin zeppelin log {i}." for i in range(300)]
+    store.add_version(version("loud", 1, loud, vectors=clustered(300)))
+    quiet = [f"A long note on the harbour, weather and a zeppelin, entry {i}." for i in range(5)]
+    store.add_version(version("quiet", 1, quiet, vectors=clustered(5, seed=2)))
+    hits = store.keyword_search("zeppelin", 10, SearchFilters(document_ids=("quiet",)))
+    assert sorted(h.chunk.chunk_id for h in hits) == [f"quiet-1-{i}" for i in range(5)]
+    unfiltered = store.keyword_search("zeppelin", 10, SearchFilters())
+    assert all(h.chunk.document_id == "loud" for h in unfiltered)
+
+
+def test_filtered_keyword_search_sees_writes_made_after_its_filter_was_cached(
+    tmp_path: Path,
+) -> None:
+    store = SQLiteStore(tmp_path / "s.db", dimension=DIMENSION)
+    store.add_version(version("first", 1, ["The zeppelin landed."], vectors=clustered(1)))
+    only_default = SearchFilters(corpora=("default",))
+    assert [h.chunk.document_id for h in store.keyword_search("zeppelin", 5, only_default)] == [
+        "first"
+    ]
+    store.add_version(version("second", 1, ["Another zeppelin."], vectors=clustered(1, seed=4)))
+    found = {h.chunk.document_id for h in store.keyword_search("zeppelin", 5, only_default)}
+    assert found == {"first", "second"}
