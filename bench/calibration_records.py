@@ -71,10 +71,7 @@ def run_case(rag: Ragcite, check: AnswerabilityCheck, case: Case) -> dict[str, A
     claims = [_claim(c, by_id, case) for c in scored.claims]
     cited = {i for c in scored.claims for i in c.source_chunk_ids if i in by_id}
     return {
-        "id": case.id,
-        "source": case.source,
-        "group": case.group,
-        "answerable": case.answerable,
+        **case.record_fields(),
         "generator_answered": answered,
         "answerability": check.probability(case.question, quotes, chunks) if answered else 0.0,
         "chunk_mean": sum(by_id[i].composite_confidence for i in cited) / len(cited)

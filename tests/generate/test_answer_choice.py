@@ -18,13 +18,17 @@ from ragcite.pipeline import Ragcite
 POLICY = Path(__file__).resolve().parents[1] / "data" / "answers" / "api-usage-policy.md"
 
 
-@pytest.fixture(scope="module")
-def policy_rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
-    path = tmp_path_factory.mktemp("answers") / "store.db"
+def _store_with(tmp_path_factory: pytest.TempPathFactory, document: Path) -> Iterator[Ragcite]:
+    path = tmp_path_factory.mktemp(document.stem) / "store.db"
     rag = Ragcite.open(load_settings(store_path=path, overrides={"cache.enabled": False}))
-    assert rag.ingest([POLICY]).added == 1
+    assert rag.ingest([document]).added == 1
     yield rag
     rag.close()
+
+
+@pytest.fixture(scope="module")
+def policy_rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
+    yield from _store_with(tmp_path_factory, POLICY)
 
 
 def _quotes_verified(response: CitedResponse) -> None:
@@ -78,11 +82,7 @@ GUIDE = POLICY.parent / "visitor-guide.md"
 
 @pytest.fixture(scope="module")
 def guide_rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
-    path = tmp_path_factory.mktemp("guide") / "store.db"
-    rag = Ragcite.open(load_settings(store_path=path, overrides={"cache.enabled": False}))
-    assert rag.ingest([GUIDE]).added == 1
-    yield rag
-    rag.close()
+    yield from _store_with(tmp_path_factory, GUIDE)
 
 
 def test_an_answer_one_step_on_from_the_matching_sentence_is_cited(guide_rag: Ragcite) -> None:

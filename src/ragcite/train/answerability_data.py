@@ -42,6 +42,15 @@ class Case:
     passages: tuple[tuple[str, str, str], ...]  # (id, title, text), candidate order
     gold: frozenset[str]
 
+    def record_fields(self) -> dict[str, object]:
+        """The fields every record of this case starts with (id, source, group, answerable)."""
+        return {
+            "id": self.id,
+            "source": self.source,
+            "group": self.group,
+            "answerable": self.answerable,
+        }
+
 
 def bucket(group: str, buckets: int = 100) -> int:
     """A stable bucket in [0, buckets) for a group name (for splits)."""

@@ -80,10 +80,7 @@ def run_case(rag: Ragcite, case: Case, chunks: list[SourceChunk] | None = None) 
     quoted = bool(draft.answerable and quotes)
     answered = quoted and answered_at_floor
     return {
-        "id": case.id,
-        "source": case.source,
-        "group": case.group,
-        "answerable": case.answerable,
+        **case.record_fields(),
         "generator_answered": answered,
         "question": case.question,
         "relevance": relevance,
