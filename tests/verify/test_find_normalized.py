@@ -8,13 +8,8 @@ import sys
 import pytest
 
 from ragcite.text.words import WORD, words
-from ragcite.verify.normalize import (
-    _BMP_END,
-    _lower_growing,
-    _normalize_each_char,
-    find_normalized,
-    normalize,
-)
+from ragcite.verify.folded_search import find_normalized
+from ragcite.verify.normalize import _BMP_END, _lower_growing, _normalize_each_char, normalize
 
 ALPHABET = [*"abcXYZ .,-\n\t`", "\u00a0", "\u2019", "\u201c", "\u2014", "\u2026", "ß", "İ"]
 ALPHABET += ["\ufb01", "\u00ad", "\u200b", "\u2009", "É", "  ", "-\n", "ab", "ca", " b"]

@@ -5,7 +5,8 @@ primes folded to straight ones, dashes to '-', the ellipsis character to '...',
 ligatures spelled out ("ﬁ" to "fi"), soft hyphens dropped, every run of whitespace to
 one space, and case folded. On request a word hyphenated across a line break is joined
 ("reten-\ntion" to "retention"), as PDF text often breaks words. The offset map lets the
-gate record where in the *original* chunk a normalised match lies.
+gate record where in the *original* chunk a normalised match lies; the quote check's
+search itself (`ragcite.verify.folded_search`) builds it only where it must.
 """
 
 from __future__ import annotations
@@ -76,14 +77,14 @@ _IS_SPACE = np.array([chr(c).isspace() for c in range(0x3002)], dtype=bool)
 
 
 def normalize_with_map(text: str, *, join_broken_words: bool = False) -> NormalizedText:
-    mapped = None if join_broken_words and has_broken_words(text) else _origin_map(text)
+    mapped = None if join_broken_words and has_broken_words(text) else origin_map(text)
     if mapped is None:
         return _normalize_each_char(text, join_broken_words=join_broken_words)
     lowered, origin = mapped
     return NormalizedText(" ".join(lowered.split()), tuple(origin.tolist()))
 
 
-def _origin_map(text: str) -> tuple[str, np.ndarray] | None:
+def origin_map(text: str) -> tuple[str, np.ndarray] | None:
     """`text` folded and lowered (whitespace kept) and, for each character of it with
     whitespace collapsed, its index in `text`; None where a character lowers to two."""
     folded = _FOLDED_CHARS.sub(_fold_char, text)
@@ -94,7 +95,7 @@ def _origin_map(text: str) -> tuple[str, np.ndarray] | None:
         lowered = _lower_growing(folded)
         if len(lowered) != len(folded):  # and it lowers to two ("İ")
             return None
-    origin = _collapsed_origin(lowered)
+    origin = collapsed_origin(lowered)
     resizing = list(_RESIZING_CHARS.finditer(text))
     if resizing:  # where each original character went in `folded`
         sizes = np.ones(len(text), dtype=np.int64)
@@ -104,7 +105,7 @@ def _origin_map(text: str) -> tuple[str, np.ndarray] | None:
     return lowered, origin
 
 
-def _collapsed_origin(text: str) -> np.ndarray:
+def collapsed_origin(text: str) -> np.ndarray:
     """For `text` with each run of whitespace made one space, the index in `text` of each
     character; a space maps to the character after it, as in `_normalize_each_char`."""
     codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
@@ -147,7 +148,12 @@ def _normalize_each_char(text: str, *, join_broken_words: bool) -> NormalizedTex
 
 def normalize(text: str, *, join_broken_words: bool = False) -> str:
     """The normalised form of `text` (see the module docstring), without the offset map."""
-    return " ".join(_fold(text, join_broken_words=join_broken_words)[0].split())
+    if text.isascii() and "\n" not in text:  # the common case inline (as in `fold_lowered`)
+        lowered = (text.replace("`", "'") if "`" in text else text).lower()
+    else:
+        lowered = fold_lowered(text, join_broken_words=join_broken_words)[0]
+    # A quote is mostly spaced regularly already: then collapsing whitespace keeps it as is.
+    return lowered if regular_spaces(lowered) else " ".join(lowered.split())
 
 
 def has_broken_words(text: str) -> bool:
@@ -155,55 +161,10 @@ def has_broken_words(text: str) -> bool:
     return "\n" in text and BROKEN_WORD.search(text) is not None
 
 
-def find_normalized(
-    text: str, needle: str, *, join_broken_words: bool = False
-) -> tuple[int, int] | None:
-    """The original span of the first `needle` (already normalised) in normalised `text`.
-
-    The same answer as `normalize_with_map(text).text.find(needle)` mapped back through
-    `original_span`; the offset map is built only for a hit in a text where some
-    character does not fold to exactly one.
-
-    >>> find_normalized("Kept  for\n3 Years.", "for 3 years")
-    (6, 17)
-    """
-    lowered, in_place = _fold(text, join_broken_words=join_broken_words)
-    if not needle:
-        return None
-    at = lowered.find(needle)
-    # Each run of the needle between spaces lies inside one word of the text.
-    if at < 0 and max(needle.split(" "), key=len) not in lowered:
-        return None
-    edges_kept = not needle[0].isspace() and not needle[-1].isspace()
-    lead = 0
-    if lowered[:1].isspace() or lowered[-1:].isspace():  # often only a trailing newline
-        lead = len(lowered) - len(lowered.lstrip())
-    core = lowered.strip() if lead or lowered[-1:].isspace() else lowered
-    if in_place and edges_kept and _regular_spaces(core):  # normalised, it is `core`
-        at = at if core is lowered else core.find(needle)
-        return None if at < 0 else (lead + at, lead + at + len(needle))
-    haystack = " ".join(lowered.split())
-    at = haystack.find(needle)
-    if at < 0:
-        return None
-    mapped = None
-    if not in_place and not (join_broken_words and has_broken_words(text)):
-        mapped = _origin_map(text)
-    if mapped is not None:  # only the two ends are looked up, no whole map is built
-        return int(mapped[1][at]), int(mapped[1][at + len(needle) - 1]) + 1
-    if not in_place:
-        return normalize_with_map(text, join_broken_words=join_broken_words).original_span(
-            at, at + len(needle)
-        )
-    origin = _collapsed_origin(lowered)
-    return int(origin[at]), int(origin[at + len(needle) - 1]) + 1
-
-
 # Whitespace other than the plain space, spelled out (a plain character set is the fastest).
 _OTHER_SPACE = re.compile(
     "[" + "".join(re.escape(chr(c)) for c in range(0x3001) if chr(c).isspace() and c != 32) + "]"
 )
-_ASCII_OTHER_SPACES = tuple(chr(c) for c in range(128) if chr(c).isspace() and c != 32)
 _FOLD_CHARS: dict[str, str] = {chr(k): v or "" for k, v in _FOLD.items()}
 _FOLDED_CHARS = re.compile("[" + "".join(re.escape(c) for c in _FOLD_CHARS) + "]")
 _FOLD_ITEMS = tuple(_FOLD_CHARS.items())
@@ -231,10 +192,9 @@ def _replace_folding(text: str) -> tuple[str, bool]:
 @lru_cache(maxsize=128)  # the gate checks several quotes against one chunk
 def _fold_plain(text: str) -> tuple[str, str, bool]:
     """For non-ASCII `text`: its folding characters replaced, that case-folded, and whether
-    each character of `text` is one in the case-folded form."""
+    each replaced character became exactly one."""
     folded, in_place = _replace_folding(text)
-    cased = folded.casefold()
-    return folded, cased, in_place and len(cased) == len(text)
+    return folded, folded.casefold(), in_place
 
 
 def clear_caches() -> None:
@@ -253,7 +213,7 @@ def case_folded(text: str) -> str:
     return text.lower() if text.isascii() else _fold_plain(text)[1]
 
 
-def _fold(text: str, *, join_broken_words: bool) -> tuple[str, bool]:
+def fold_lowered(text: str, *, join_broken_words: bool) -> tuple[str, bool]:
     """`text` folded and case-folded, whitespace kept; True when each character of `text`
     became exactly one (so offsets in the result are offsets in `text`)."""
     if text.isascii() and not (join_broken_words and has_broken_words(text)):
@@ -265,10 +225,11 @@ def _fold(text: str, *, join_broken_words: bool) -> tuple[str, bool]:
         if len(lowered) != len(folded):  # as in `_normalize_each_char`
             lowered = _lower_growing(folded)
         return lowered, False
-    folded, lowered, in_place = _fold_plain(text)
+    folded, lowered, folds_in_place = _fold_plain(text)
     if len(lowered) != len(folded):  # as in `_normalize_each_char`: lower() where casefold grows
-        return _lower_growing(folded), False
-    return lowered, in_place
+        lowered = _lower_growing(folded)
+    # No character case-folds or lowers to none: the same length means one for one.
+    return lowered, folds_in_place and len(lowered) == len(text)
 
 
 def _lower_growing(text: str) -> str:
@@ -294,18 +255,36 @@ def _growing_chars() -> re.Pattern[str]:
     return re.compile("[" + "".join(re.escape(c) for c in grows) + "]")
 
 
-def _regular_spaces(text: str) -> bool:
+def regular_spaces(text: str) -> bool:
     """True when collapsing whitespace leaves `text` as it is: one space between words."""
+    if text.startswith(" ") or text.endswith(" ") or "  " in text:
+        return False
+    if text.isascii():
+        return not _has_other_ascii_space(text)
+    # One pass: every whitespace character but " " is unprintable.
+    return text.isprintable() or _OTHER_SPACE.search(text) is None
+
+
+def _has_other_ascii_space(text: str) -> bool:
+    """True when `text` holds an ASCII whitespace character other than the space. Spelled
+    out: each test is one memchr in C, together a third of a loop over them and a fifth of
+    `str.isprintable`."""
     return (
-        not text.startswith(" ")
-        and not text.endswith(" ")
-        and "  " not in text
-        and (
-            text.isprintable()  # one pass: every whitespace character but " " is unprintable
-            or (
-                not any(space in text for space in _ASCII_OTHER_SPACES)  # each a fast C scan
-                if text.isascii()
-                else _OTHER_SPACE.search(text) is None
-            )
-        )
+        "\t" in text
+        or "\n" in text
+        or "\r" in text
+        or "\x0b" in text
+        or "\x0c" in text
+        or "\x1c" in text
+        or "\x1d" in text
+        or "\x1e" in text
+        or "\x1f" in text
     )
+
+
+def resized_chars(text: str) -> list[tuple[int, int]]:
+    """Where `text` has a character that folds to other than one ("\u2026" to "...", "\ufb01"
+    to "fi", a soft hyphen to nothing), each with the length it folds to."""
+    return [
+        (m.start(), len(_FOLD_CHARS.get(m.group(), "..."))) for m in _RESIZING_CHARS.finditer(text)
+    ]
