@@ -19,7 +19,7 @@ import re
 from typing import NamedTuple
 
 from ragcite.models import QuoteStatus
-from ragcite.text.words import has_words, word_spans, words
+from ragcite.text.words import WORD, has_words, word_spans, words
 from ragcite.verify.folded_search import (
     find_folded,
     find_normalized,
@@ -61,20 +61,19 @@ def locate_quote(quote: str, text: str) -> QuoteMatch:
 
 def _surely_absent(quote: str, text: str) -> bool:
     """True when no check can find `quote` (see `_absent`)."""
-    return not has_broken_words(text) and _absent(_needed_words(quote), case_folded(text))
+    return not has_broken_words(text) and _absent(quote, case_folded(text))
 
 
-def _needed_words(quote: str) -> list[str]:
-    """The words any match needs, whatever its strength: those of `quote` without markers."""
-    return words(strip_citation_markers(quote))
-
-
-def _absent(needed: list[str], folded: str) -> bool:
-    """True when a needed word is missing from `folded`: then no check can find the quote.
-    In a text with no word broken across lines, every match (normalized, fuzzy, without its
-    markers) needs each word of the quote without its markers somewhere in the case-folded
-    text (`case_folded`, or `words_haystack`: the same words)."""
-    return not all(map(folded.__contains__, needed))
+def _absent(quote: str, folded: str) -> bool:
+    """True when a word of `quote` without its markers is missing from `folded`: then no
+    check can find the quote. In a text with no word broken across lines, every match
+    (normalized, fuzzy, without its markers) needs each such word somewhere in the
+    case-folded text (`case_folded`, or `words_haystack`: the same words)."""
+    bare = strip_citation_markers(quote)
+    if bare.isascii():  # its words all at once, in one pass (`words`)
+        return not all(map(folded.__contains__, words(bare)))
+    # Other words one at a time, up to the first missing: often the first or second.
+    return any(m.group().casefold() not in folded for m in WORD.finditer(bare))
 
 
 def _locate_inexact(quote: str, text: str) -> QuoteMatch:
@@ -84,14 +83,14 @@ def _locate_inexact(quote: str, text: str) -> QuoteMatch:
     # Where even the plain search misses, a missing word (the cheaper test) is likelier
     # than a match: tested first, it spares the normalised search.
     words_first = not broken and needle not in folded.lowered
-    if words_first and _absent(_needed_words(quote), words_haystack(folded)):
+    if words_first and _absent(quote, words_haystack(folded)):
         return NOT_FOUND
     span = find_folded(folded, needle)
     if span is None and broken:  # the source may break a word ("reten-\ntion"), the quote not
         span = find_normalized(text, needle, join_broken_words=True)
     if span is not None:
         return QuoteMatch(QuoteStatus.NORMALIZED, *span)
-    if not broken and not words_first and _absent(_needed_words(quote), words_haystack(folded)):
+    if not broken and not words_first and _absent(quote, words_haystack(folded)):
         return NOT_FOUND  # skips the word scan and the retry without markers
     match = _word_sequence_match(quote, text)
     bare = strip_citation_markers(quote)
