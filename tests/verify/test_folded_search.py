@@ -12,6 +12,7 @@ from ragcite.models import QuoteStatus
 from ragcite.text.words import words
 from ragcite.verify.folded_search import find_normalized, fold_text, words_haystack
 from ragcite.verify.normalize import (
+    LOWERS_TO_TWO,
     _has_other_ascii_space,
     _normalize_each_char,
     case_folded,
@@ -76,6 +77,8 @@ def test_a_folded_character_maps_to_itself_and_its_neighbours_stay() -> None:
     assert find_normalized(text, "fine") == (4, 7)
     assert find_normalized(text, "review") == (8, 15)
     assert find_normalized("Stra\u00dfe kept", "kept") == (7, 11)  # "ß" lowers to one
+    assert find_normalized("\u0130stanbul kept", "kept") == (9, 13)  # "İ" to two
+    assert find_normalized("\u0130stanbul kept", "\u0307s") == (0, 2)
 
 
 def test_random_folding_texts_map_back_as_the_offset_map_does() -> None:
@@ -103,12 +106,17 @@ def test_the_words_of_an_ascii_text_are_looked_up_in_its_search_form() -> None:
 
 def test_case_folding_what_a_match_lowered_gives_what_case_folding_gives() -> None:
     # The word test may run before the search: a character a normalised match lowers
-    # instead of case-folding ("İ", "ß") still case-folds to the same words.
+    # instead of case-folding ("İ", "ß") still case-folds to the same words. And one
+    # character alone becomes two (`resized_chars` counts on it).
+    grows = []
     for code in range(sys.maxunicode + 1):
         char = chr(code)
         folded = char.casefold()
         matched = folded if len(folded) == 1 else char.lower()
         assert matched.casefold() == folded, hex(code)
+        if len(matched) != 1:
+            grows.append(char)
+    assert grows == [LOWERS_TO_TWO]
 
 
 def test_other_ascii_whitespace_is_told_apart_from_the_space() -> None:

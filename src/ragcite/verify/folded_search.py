@@ -3,7 +3,7 @@
 `find_normalized(text, needle)` answers what `normalize_with_map(text)` would, mapped back
 to `text`, without building that map unless it must: the text is folded and case-folded
 once (`fold_text`), searched as it stands when its whitespace is already regular, and only
-characters that fold to other than one ("\u2026", "\ufb01", a soft hyphen) move offsets.
+characters that fold to other than one ("\u2026", "\ufb01", a soft hyphen, "\u0130") move offsets.
 The quote check folds a chunk once for its searches and its word test (`words_haystack`).
 
 >>> find_normalized("Kept  for\n3 Years.", "for 3 years")
@@ -95,9 +95,9 @@ def _strip_regular(lowered: str) -> tuple[int, str] | None:
 
 
 def _resized(text: str, lowered: str) -> list[tuple[int, int]] | None:
-    """Where `text` (unjoined) has a character folded to other than one ("…", "ﬁ",
-    a soft hyphen), with the length it folded to; None when case folding then changed a
-    length too ("İ"): then offsets need the whole map."""
+    """Where `text` (unjoined) has a character folded and lowered to other than one ("…",
+    "ﬁ", a soft hyphen, "İ"), with the length it became; None when `lowered` is longer or
+    shorter than those make it (never, a test holds): then offsets need the whole map."""
     sizes = resized_chars(text)
     grown = len(lowered) - len(text) - sum(size - 1 for _, size in sizes)
     return sizes if grown == 0 else None

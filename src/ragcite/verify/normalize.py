@@ -169,6 +169,10 @@ _FOLD_CHARS: dict[str, str] = {chr(k): v or "" for k, v in _FOLD.items()}
 _FOLDED_CHARS = re.compile("[" + "".join(re.escape(c) for c in _FOLD_CHARS) + "]")
 _FOLD_ITEMS = tuple(_FOLD_CHARS.items())
 _RESIZING_CHARS = re.compile("[" + "".join(re.escape(c) for c in sorted(_RESIZING)) + "]")
+# Folded, every character case-folds or lowers to one but this ("i" and a dot above).
+LOWERS_TO_TWO = "\u0130"
+_RESIZED_SIZES = {c: len(_FOLD_CHARS.get(c, "...")) for c in _RESIZING} | {LOWERS_TO_TWO: 2}
+_RESIZED_CHARS = re.compile("[" + "".join(re.escape(c) for c in sorted(_RESIZED_SIZES)) + "]")
 
 
 def _fold_char(match: re.Match[str]) -> str:
@@ -283,8 +287,7 @@ def _has_other_ascii_space(text: str) -> bool:
 
 
 def resized_chars(text: str) -> list[tuple[int, int]]:
-    """Where `text` has a character that folds to other than one ("\u2026" to "...", "\ufb01"
-    to "fi", a soft hyphen to nothing), each with the length it folds to."""
-    return [
-        (m.start(), len(_FOLD_CHARS.get(m.group(), "..."))) for m in _RESIZING_CHARS.finditer(text)
-    ]
+    """Where `text` has a character that folds or lowers to other than one ("\u2026" to
+    "...", "\ufb01" to "fi", a soft hyphen to nothing, "\u0130" to "i\u0307"), each with the
+    length it becomes."""
+    return [(m.start(), _RESIZED_SIZES[m.group()]) for m in _RESIZED_CHARS.finditer(text)]
