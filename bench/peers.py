@@ -18,7 +18,8 @@ Same documents, same embedder: ragcite's MiniLM int8 ONNX embedder, wrapped as a
   each `--query-sizes` corpus (bench/scale.py's corpus: real passages, derived vectors,
   given to both as precomputed embeddings); p50 ms per question, caches cold.
 - quotes: the PyPI package quotegate (`judge`: is the quote in its passage) vs ragcite's
-  quote verification (`locate_quote`) on the same quotes and passages: checks per second.
+  quote verification (`locate_quote`) on the same quotes and passages: checks per second
+  (wall clock) and CPU microseconds per check (the steadier figure on a shared machine).
 Every section prints medians, the machine, and the ratio against its named peer; results
 go to docs/bench/peers.json (bench/plot.py draws them).
 """
@@ -281,17 +282,21 @@ def bench_quotes(count: int, rounds: int) -> dict[str, float]:
     wrapped = [(q, [quotegate.Passage(p)]) for q, p in cases]
     rules = quotegate.Rules(current_year=0)
     rates: dict[str, list[float]] = {"ragcite_locate_quote": [], "quotegate_judge": []}
+    # CPU time too: on a shared machine the wall clock also counts the time others ran.
+    cpu_us: dict[str, list[float]] = {name: [] for name in rates}
     found = {"ragcite": 0, "quotegate": 0}
     statuses: Counter[str] = Counter()
     for _ in range(rounds):
         clear_quote_caches()  # each round checks cold: nothing folded is kept from before
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.thread_time()
         matches = [locate_quote(q, p) for q, p in cases]
+        cpu_us["ragcite_locate_quote"].append((time.thread_time() - cpu) / len(cases) * 1e6)
+        rates["ragcite_locate_quote"].append(len(cases) / (time.perf_counter() - started))
         statuses = Counter(m.status.value for m in matches)
         found["ragcite"] = sum(m.found for m in matches)
-        rates["ragcite_locate_quote"].append(len(cases) / (time.perf_counter() - started))
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.thread_time()
         verdicts = [quotegate.judge(1, q, ps, rules) for q, ps in wrapped]
+        cpu_us["quotegate_judge"].append((time.thread_time() - cpu) / len(cases) * 1e6)
         rates["quotegate_judge"].append(len(cases) / (time.perf_counter() - started))
         found["quotegate"] = sum(isinstance(v, quotegate.Quote) for v in verdicts)
     out: dict[str, float] = {
@@ -299,6 +304,10 @@ def bench_quotes(count: int, rounds: int) -> dict[str, float]:
     }
     out["ratio_ragcite_vs_quotegate"] = round(
         out["ragcite_locate_quote_checks_per_s"] / out["quotegate_judge_checks_per_s"], 2
+    )
+    out |= {f"{k}_cpu_us_per_check": round(statistics.median(v), 2) for k, v in cpu_us.items()}
+    out["cpu_ratio_ragcite_vs_quotegate"] = round(
+        out["quotegate_judge_cpu_us_per_check"] / out["ragcite_locate_quote_cpu_us_per_check"], 2
     )
     out["cases"] = len(cases)
     out |= {f"found_{k}": v for k, v in found.items()}
