@@ -119,8 +119,12 @@ def test_case_folding_what_a_match_lowered_gives_what_case_folding_gives() -> No
     assert grows == [LOWERS_TO_TWO]
 
 
-def test_other_ascii_whitespace_is_told_apart_from_the_space() -> None:
-    for code in range(128):
+def test_whitespace_other_than_the_space_is_told_apart_from_it() -> None:
+    assert not any(chr(code).isspace() for code in range(0x3001, sys.maxunicode + 1))
+    for code in range(0x3001):  # every whitespace character, and more
         char = chr(code)
-        assert _has_other_ascii_space(f"a{char}b") == (char.isspace() and char != " "), code
-        assert regular_spaces(f"a{char}b") == (char == " " or not char.isspace()), code
+        other = char.isspace() and char != " "
+        if code < 128:
+            assert _has_other_ascii_space(f"a{char}b") == other, code
+        assert regular_spaces(f"a{char}b") == (not other), code
+        assert regular_spaces(f"\u00e9{char}b") == (not other), code  # not ASCII
