@@ -128,3 +128,21 @@ def test_whitespace_other_than_the_space_is_told_apart_from_it() -> None:
             assert _has_other_ascii_space(f"a{char}b") == other, code
         assert regular_spaces(f"a{char}b") == (not other), code
         assert regular_spaces(f"\u00e9{char}b") == (not other), code  # not ASCII
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("Kept for 35 days.\n\nBackups  are\tkept  longer.", "kept for 35 days"),  # lines after
+        ("Kept for\n35 days. Kept for 35 days.", "kept for 35 days"),  # only collapsed first
+        ("Kept  for 35 days, kept for 35 days.", "kept for 35 days"),
+        ("\n  Kept for 35 days.\n", "kept for 35 days"),  # stripped alone
+        ("Fee \u2026 kept for 35 days.\n\nMore  text.", "kept for 35 days"),  # folded to three
+    ],
+)
+def test_a_match_before_irregular_spacing_is_the_first_in_the_collapsed_text(
+    text: str, needle: str
+) -> None:
+    expected = _reference(text, needle, False)
+    assert expected is not None
+    assert find_normalized(text, needle) == expected

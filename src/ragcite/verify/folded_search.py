@@ -58,26 +58,32 @@ def fold_text(text: str, *, join_broken_words: bool = False) -> FoldedText:
 
 
 def find_folded(
-    folded: FoldedText, needle: str, *, join_broken_words: bool = False
+    folded: FoldedText, needle: str, *, join_broken_words: bool = False, at: int | None = None
 ) -> tuple[int, int] | None:
-    """`find_normalized` on a text already folded (with the same `join_broken_words`)."""
-    text, lowered, in_place = folded
+    """`find_normalized` on a text already folded (with the same `join_broken_words`);
+    `at`: `folded.lowered.find(needle)` where the caller has searched already."""
+    lowered = folded.lowered
     if not needle:
         return None
-    at = lowered.find(needle)
-    edges_kept = not needle[0].isspace() and not needle[-1].isspace()
-    stripped = _strip_regular(lowered) if edges_kept else None
-    if stripped is not None:  # normalised, the text is `core`: a miss there is a miss
-        lead, core = stripped
-        at_core = at if core is lowered else core.find(needle)
-        if at_core < 0:
-            return None
-        start, end = lead + at_core, lead + at_core + len(needle)
-        if in_place:
-            return start, end
-        resized = None if join_broken_words and has_broken_words(text) else _resized(text, lowered)
-        if resized is not None:
-            return _original_index(resized, start), _original_index(resized, end - 1) + 1
+    if at is None:
+        at = lowered.find(needle)
+    if not needle[0].isspace() and not needle[-1].isspace():
+        # Spaced regularly up to the end of this match, the text normalises to itself there:
+        # its collapsed form holds no earlier match. A chunk's later lines do not matter.
+        if at >= 0 and regular_spaces(lowered[: at + len(needle)]):
+            span = _original_span(folded, at, at + len(needle), join_broken_words)
+            if span is not None:
+                return span
+        stripped = _strip_regular(lowered)
+        if stripped is not None:  # normalised, the text is `core`: a miss there is a miss
+            lead, core = stripped
+            at_core = at if core is lowered else core.find(needle)
+            if at_core < 0:
+                return None
+            start = lead + at_core
+            span = _original_span(folded, start, start + len(needle), join_broken_words)
+            if span is not None:
+                return span
     # Each run of the needle between spaces lies inside one word of the text.
     if at < 0 and max(needle.split(" "), key=len) not in lowered:
         return None
@@ -92,6 +98,20 @@ def _strip_regular(lowered: str) -> tuple[int, str] | None:
         lead = len(lowered) - len(lowered.lstrip())
     core = lowered.strip() if lead or lowered[-1:].isspace() else lowered
     return (lead, core) if regular_spaces(core) else None
+
+
+def _original_span(
+    folded: FoldedText, start: int, end: int, join_broken_words: bool
+) -> tuple[int, int] | None:
+    """Where [start, end) of `folded.lowered` lies in the original text, when characters
+    moved only by folding to other than one; None when words were joined across lines."""
+    text, lowered, in_place = folded
+    if in_place:
+        return start, end
+    resized = None if join_broken_words and has_broken_words(text) else _resized(text, lowered)
+    if resized is None:
+        return None
+    return _original_index(resized, start), _original_index(resized, end - 1) + 1
 
 
 def _resized(text: str, lowered: str) -> list[tuple[int, int]] | None:

@@ -82,10 +82,11 @@ def _locate_inexact(quote: str, text: str) -> QuoteMatch:
     broken = has_broken_words(text)
     # Where even the plain search misses, a missing word (the cheaper test) is likelier
     # than a match: tested first, it spares the normalised search.
-    words_first = not broken and needle not in folded.lowered
+    at = folded.lowered.find(needle)
+    words_first = not broken and at < 0
     if words_first and _absent(quote, words_haystack(folded)):
         return NOT_FOUND
-    span = find_folded(folded, needle)
+    span = find_folded(folded, needle, at=at)
     if span is None and broken:  # the source may break a word ("reten-\ntion"), the quote not
         span = find_normalized(text, needle, join_broken_words=True)
     if span is not None:
