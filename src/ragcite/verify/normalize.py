@@ -161,7 +161,6 @@ def has_broken_words(text: str) -> bool:
     return "\n" in text and BROKEN_WORD.search(text) is not None
 
 
-# Whitespace other than the plain space, spelled out (a plain character set is the fastest).
 # Whitespace beyond ASCII (none lies past U+3000).
 _NON_ASCII_SPACES = tuple(chr(c) for c in range(0x80, 0x3001) if chr(c).isspace())
 _FOLD_CHARS: dict[str, str] = {chr(k): v or "" for k, v in _FOLD.items()}
@@ -284,13 +283,6 @@ def _has_other_ascii_space(text: str) -> bool:
     )
 
 
-def resized_chars(text: str) -> list[tuple[int, int]]:
-    """Where `text` has a character that folds or lowers to other than one ("\u2026" to
-    "...", "\ufb01" to "fi", a soft hyphen to nothing, "\u0130" to "i\u0307"), each with the
-    length it becomes."""
-    return [(m.start(), _RESIZED_SIZES[m.group()]) for m in _RESIZED_CHARS.finditer(text)]
-
-
 def _has_non_ascii_space(text: str) -> bool:
     """True when `text` holds whitespace beyond ASCII: a scan in C per such character, all
     19 together cheaper than one `str.isprintable` or regular expression pass (and this
@@ -299,3 +291,10 @@ def _has_non_ascii_space(text: str) -> bool:
         if space in text:
             return True
     return False
+
+
+def resized_chars(text: str) -> list[tuple[int, int]]:
+    """Where `text` has a character that folds or lowers to other than one ("\u2026" to
+    "...", "\ufb01" to "fi", a soft hyphen to nothing, "\u0130" to "i\u0307"), each with the
+    length it becomes."""
+    return [(m.start(), _RESIZED_SIZES[m.group()]) for m in _RESIZED_CHARS.finditer(text)]
