@@ -329,14 +329,13 @@ def main() -> None:
     print(f"[machine] {machine()}")
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     if "ingest" in args.parts:
-        results["ingest"] = bench_ingest(args.ingest_docs, args.rounds)
+        results["ingest"] = bench_ingest(args.ingest_docs, args.rounds) | {"machine": machine()}
     if "query" in args.parts:
         for size in args.query_sizes:
             row = bench_query(size, args.real, args.questions, 1)
-            results.setdefault("query", {})[str(size)] = row
+            results.setdefault("query", {})[str(size)] = row | {"machine": machine()}
     if "quotes" in args.parts:
-        results["quotes"] = bench_quotes(args.quote_cases, args.rounds + 1)
-    results["machine"] = machine()
+        results["quotes"] = bench_quotes(args.quote_cases, args.rounds + 1) | {"machine": machine()}
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=2) + "\n")
 
