@@ -127,7 +127,7 @@ def _open(folder: Path, docs: dict[str, str]) -> Ragcite:
 
 
 def _span_rate(
-    rag: Ragcite, questions: list[dict[str, Any]], docs: dict[str, str]
+    rag: Ragcite, questions: list[dict[str, Any]], docs: dict[str, str], *, rows: bool = False
 ) -> dict[str, Any]:
     by_focus: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for item in questions:
@@ -147,18 +147,25 @@ def _span_rate(
             "exists": _holds(passage, item["answers"]),
             "doc": item["doc"] in cited,
             "claims": len(texts),
+            "q": item["q"],
+            "answers": item["answers"],
+            "texts": texts,
         }
         if not row["span"]:
             row["miss"] = _miss(item, response.answerable, row["doc"], passage)
         by_focus[question_focus(item["q"])].append(row)
-    return _summary(by_focus)
+    return _summary(by_focus, keep_rows=rows)
 
 
 def _rate(rows: list[dict[str, Any]], key: str) -> float:
     return round(sum(bool(r[key]) for r in rows) / max(len(rows), 1), 4)
 
 
-def _summary(by_focus: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+def _summary(
+    by_focus: dict[str, list[dict[str, Any]]], *, keep_rows: bool = False
+) -> dict[str, Any]:
+    """The rates overall and per focus; with `keep_rows`, each question's row too (its question,
+    gold answers and claims: what a failure analysis reads)."""
     rows = [r for v in by_focus.values() for r in v]
     exists = [r for r in rows if r["exists"]]
     misses: dict[str, int] = defaultdict(int)
@@ -175,6 +182,8 @@ def _summary(by_focus: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
         "claims_per_question": round(sum(r["claims"] for r in rows) / max(len(rows), 1), 3),
         "misses": dict(sorted(misses.items())),
     }
+    if keep_rows:
+        out["rows"] = rows
     out["by_focus"] = {
         focus: {
             "n": len(v),
@@ -210,6 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="Write the figures as JSON here too.")
     parser.add_argument("--squad", type=int, default=1000, help="At most this many questions.")
     parser.add_argument("--halueval", type=int, default=300, help="HaluEval questions.")
+    parser.add_argument("--rows", action="store_true", help="Keep each question's row.")
     args = parser.parse_args(argv)
     report: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -229,9 +239,10 @@ def main(argv: list[str] | None = None) -> int:
             folder = base / name
             folder.mkdir()
             rag = _open(folder, docs)
-            report[name] = _span_rate(rag, questions, docs)
+            report[name] = _span_rate(rag, questions, docs, rows=args.rows)
             rag.close()
-            print(name, json.dumps({k: v for k, v in report[name].items() if k != "by_focus"}))
+            brief = {k: v for k, v in report[name].items() if k not in ("by_focus", "rows")}
+            print(name, json.dumps(brief))
     text = json.dumps(report, indent=1)
     print(text)
     if args.out:
