@@ -21,6 +21,8 @@ sentences. Run it before and after a change to the generator:
 
     python bench/answer_choice.py --out runs/answer-choice.json
     PYTHONPATH=/path/to/other/src python bench/answer_choice.py   # the same on other code
+    python bench/answer_choice.py --set gate.subject_check=false  # under other settings
+    python bench/answer_choice.py --rows --out runs/a.json   # each question's row kept too
 """
 
 from __future__ import annotations
@@ -116,12 +118,25 @@ def _halueval(start: int, count: int) -> tuple[dict[str, str], list[dict[str, An
     return docs, questions
 
 
-def _open(folder: Path, docs: dict[str, str]) -> Ragcite:
+def _overrides(pairs: list[str]) -> dict[str, Any]:
+    """`--set gate.subject_check=false` pairs as settings overrides (values read as JSON
+    where they parse: false, 0.4; else as text), with the answer cache off."""
+    out: dict[str, Any] = {"cache.enabled": False}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise SystemExit(f"--set {pair!r}: expected KEY=VALUE, e.g. gate.subject_check=false")
+        try:
+            out[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key.strip()] = value
+    return out
+
+
+def _open(folder: Path, docs: dict[str, str], overrides: dict[str, Any]) -> Ragcite:
     for doc_id, text in docs.items():
         (folder / f"{doc_id}.txt").write_text(text + "\n", encoding="utf-8")
-    rag = Ragcite.open(
-        load_settings(store_path=folder / "store.db", overrides={"cache.enabled": False})
-    )
+    rag = Ragcite.open(load_settings(store_path=folder / "store.db", overrides=overrides))
     rag.ingest([folder])
     return rag
 
@@ -220,15 +235,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--squad", type=int, default=1000, help="At most this many questions.")
     parser.add_argument("--halueval", type=int, default=300, help="HaluEval questions.")
     parser.add_argument("--rows", action="store_true", help="Keep each question's row.")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="A settings override for every store (repeatable), e.g. gate.subject_check=false.",
+    )
     args = parser.parse_args(argv)
+    overrides = _overrides(args.set)
     report: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
         demo_store = base / "demo"
         demo_store.mkdir()
-        rag = Ragcite.open(
-            load_settings(store_path=demo_store / "s.db", overrides={"cache.enabled": False})
-        )
+        rag = Ragcite.open(load_settings(store_path=demo_store / "s.db", overrides=overrides))
         rag.ingest([ROOT / "demo"])
         report["demo"] = _demo(rag)
         rag.close()
@@ -238,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
         }.items():
             folder = base / name
             folder.mkdir()
-            rag = _open(folder, docs)
+            rag = _open(folder, docs, overrides)
             report[name] = _span_rate(rag, questions, docs, rows=args.rows)
             rag.close()
             brief = {k: v for k, v in report[name].items() if k not in ("by_focus", "rows")}
