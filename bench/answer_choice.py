@@ -21,6 +21,8 @@ sentences. Run it before and after a change to the generator:
 
     python bench/answer_choice.py --out runs/answer-choice.json
     PYTHONPATH=/path/to/other/src python bench/answer_choice.py   # the same on other code
+    python bench/answer_choice.py --set gate.subject_check=false  # under other settings
+    python bench/answer_choice.py --rows --out runs/a.json   # each question's row kept too
 """
 
 from __future__ import annotations
@@ -116,18 +118,31 @@ def _halueval(start: int, count: int) -> tuple[dict[str, str], list[dict[str, An
     return docs, questions
 
 
-def _open(folder: Path, docs: dict[str, str]) -> Ragcite:
+def _overrides(pairs: list[str]) -> dict[str, Any]:
+    """`--set gate.subject_check=false` pairs as settings overrides (values read as JSON
+    where they parse: false, 0.4; else as text), with the answer cache off."""
+    out: dict[str, Any] = {"cache.enabled": False}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise SystemExit(f"--set {pair!r}: expected KEY=VALUE, e.g. gate.subject_check=false")
+        try:
+            out[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key.strip()] = value
+    return out
+
+
+def _open(folder: Path, docs: dict[str, str], overrides: dict[str, Any]) -> Ragcite:
     for doc_id, text in docs.items():
         (folder / f"{doc_id}.txt").write_text(text + "\n", encoding="utf-8")
-    rag = Ragcite.open(
-        load_settings(store_path=folder / "store.db", overrides={"cache.enabled": False})
-    )
+    rag = Ragcite.open(load_settings(store_path=folder / "store.db", overrides=overrides))
     rag.ingest([folder])
     return rag
 
 
 def _span_rate(
-    rag: Ragcite, questions: list[dict[str, Any]], docs: dict[str, str]
+    rag: Ragcite, questions: list[dict[str, Any]], docs: dict[str, str], *, rows: bool = False
 ) -> dict[str, Any]:
     by_focus: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for item in questions:
@@ -147,18 +162,25 @@ def _span_rate(
             "exists": _holds(passage, item["answers"]),
             "doc": item["doc"] in cited,
             "claims": len(texts),
+            "q": item["q"],
+            "answers": item["answers"],
+            "texts": texts,
         }
         if not row["span"]:
             row["miss"] = _miss(item, response.answerable, row["doc"], passage)
         by_focus[question_focus(item["q"])].append(row)
-    return _summary(by_focus)
+    return _summary(by_focus, keep_rows=rows)
 
 
 def _rate(rows: list[dict[str, Any]], key: str) -> float:
     return round(sum(bool(r[key]) for r in rows) / max(len(rows), 1), 4)
 
 
-def _summary(by_focus: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+def _summary(
+    by_focus: dict[str, list[dict[str, Any]]], *, keep_rows: bool = False
+) -> dict[str, Any]:
+    """The rates overall and per focus; with `keep_rows`, each question's row too (its question,
+    gold answers and claims: what a failure analysis reads)."""
     rows = [r for v in by_focus.values() for r in v]
     exists = [r for r in rows if r["exists"]]
     misses: dict[str, int] = defaultdict(int)
@@ -175,6 +197,8 @@ def _summary(by_focus: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
         "claims_per_question": round(sum(r["claims"] for r in rows) / max(len(rows), 1), 3),
         "misses": dict(sorted(misses.items())),
     }
+    if keep_rows:
+        out["rows"] = rows
     out["by_focus"] = {
         focus: {
             "n": len(v),
@@ -210,15 +234,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="Write the figures as JSON here too.")
     parser.add_argument("--squad", type=int, default=1000, help="At most this many questions.")
     parser.add_argument("--halueval", type=int, default=300, help="HaluEval questions.")
+    parser.add_argument("--rows", action="store_true", help="Keep each question's row.")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="A settings override for every store (repeatable), e.g. gate.subject_check=false.",
+    )
     args = parser.parse_args(argv)
+    overrides = _overrides(args.set)
     report: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
         demo_store = base / "demo"
         demo_store.mkdir()
-        rag = Ragcite.open(
-            load_settings(store_path=demo_store / "s.db", overrides={"cache.enabled": False})
-        )
+        rag = Ragcite.open(load_settings(store_path=demo_store / "s.db", overrides=overrides))
         rag.ingest([ROOT / "demo"])
         report["demo"] = _demo(rag)
         rag.close()
@@ -228,10 +259,11 @@ def main(argv: list[str] | None = None) -> int:
         }.items():
             folder = base / name
             folder.mkdir()
-            rag = _open(folder, docs)
-            report[name] = _span_rate(rag, questions, docs)
+            rag = _open(folder, docs, overrides)
+            report[name] = _span_rate(rag, questions, docs, rows=args.rows)
             rag.close()
-            print(name, json.dumps({k: v for k, v in report[name].items() if k != "by_focus"}))
+            brief = {k: v for k, v in report[name].items() if k not in ("by_focus", "rows")}
+            print(name, json.dumps(brief))
     text = json.dumps(report, indent=1)
     print(text)
     if args.out:

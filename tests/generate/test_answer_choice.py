@@ -108,3 +108,38 @@ def test_a_sentence_that_answers_alone_gets_no_neighbour(guide_rag: Ragcite) -> 
         "The village grew up along the old Coach Road between Leeds and York, and its market "
         "is still held there every Thursday."
     ]
+
+
+LAKE = POLICY.parent / "lake-orrin-guide.md"
+
+
+@pytest.fixture(scope="module")
+def lake_rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
+    yield from _store_with(tmp_path_factory, LAKE)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What did the Ferris Trust's lodge on Lake Orrin start out as?",
+        "What was the lodge on the western shore of Lake Orrin before?",
+    ],
+)
+def test_the_sentence_carrying_on_about_the_best_ones_subject_is_cited(
+    lake_rag: Ragcite, question: str
+) -> None:
+    # "Brackwater Lodge is ... owned by the Ferris Trust." matches the question; the answer
+    # is in the next sentence, which shares no other word with it: "It was first used as ...".
+    response = lake_rag.ask(question)
+    assert response.answerable
+    _quotes_verified(response)
+    assert any("fishing school" in c.claim_text for c in response.cited_claims)
+    assert len(response.cited_claims) <= 2
+
+
+def test_a_department_called_it_does_not_point_back(lake_rag: Ragcite) -> None:
+    # "IT support for the booking kiosks ..." follows the answer: "IT" is not "It".
+    response = lake_rag.ask("What comes with a rented kayak?")
+    assert [c.claim_text for c in response.cited_claims] == [
+        "Every rented kayak comes with a buoyancy aid and a whistle."
+    ]

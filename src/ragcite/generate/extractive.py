@@ -77,8 +77,26 @@ _NEIGHBOUR_NEW_WORDS = 2
 # the journey?"), the best sentence has none and the neighbour has one ("It takes 40 minutes").
 # Permission and yes/no signs (modals, "not", "only") are in most policy sentences: left out.
 _TYPED_FOCI = frozenset(("duration", "amount", "date", "consequence", "role", "place", "reason"))
-# A sentence that opens on these words leans on the one before it: both are quoted.
-_ANAPHOR = re.compile(r"^\W*(?:it|this|that|these|those|they|such|its|their|there)\b", re.I)
+# A sentence that opens on these words leans on the one before it: both are quoted. Case
+# matters: "IT enables encryption" names a department, "It is encrypted" points back.
+_ANAPHOR = re.compile(
+    r"^\W*(?:(?:[Ii]t|[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose|[Tt]hey|[Ss]uch|[Ii]ts|[Tt]heir|"
+    r"[Tt]here|[Hh]e|[Ss]he|[Hh]is|[Hh]er)\b|[Tt]he\s+(?:latter|former)\b)"
+)
+# The sentence right after the best one that opens by pointing back at its subject carries
+# on about it, and often says what the question asks ("Uploads are limited to 50 MB. They
+# are rejected with status 413 above it.", "The region is chosen at sign-up. It cannot be
+# changed later.", "Garth School is in Georgetown. It was originally called Lebanon."):
+# it joins the best sentence. With "he", "she" and "the latter" read as pointing back, the
+# generator's claims held the answer for 2 more of 164 held-out SQuAD questions and 9 more
+# of 300 HaluEval ones, and no demo answer changed (bench/answer_choice.py).
+_CONTINUES = re.compile(
+    r"^\W*(?:(?:He|She|It|They|His|Her|Its|Their|This|These|Those)\b|The\s+(?:latter|former)\b)"
+)
+# The best sentence of another passage joins when it ranks within this margin of the best
+# and covers at least `_NEIGHBOUR_NEW_WORDS` of the question's words the chosen ones lack
+# (held-out SQuAD: 2 more answers, 0.03 more claims per question; no demo answer changed).
+_OTHER_CHUNK_MARGIN = 0.1
 # The extractive generator reads the top chunks only: lower ones rarely hold the answer.
 EXTRACTIVE_MAX_CHUNKS = 5
 
@@ -158,7 +176,9 @@ class ExtractiveGenerator:
 
     def _answers(self, query: str, candidates: list[_Candidate]) -> list[_Candidate]:
         """The sentence most likely to answer, then those nearly as likely and as relevant,
-        and the best one's neighbour when the answer may be one step on (`_next_step`)."""
+        the best one's neighbour when the answer may be one step on (`_next_step`), and the
+        best sentence of another passage that ranks close and covers more of the question
+        (`_other_chunk`)."""
         ranked = sorted(candidates, key=lambda c: -_rank(c))
         best = ranked[0]
         floor = max(self.min_relevance, max(c.score for c in ranked) - self.relative_margin)
@@ -170,7 +190,11 @@ class ExtractiveGenerator:
             and c.score >= floor
         ]
         step = _next_step(query, best, candidates)
-        return [best, *extras, *([step] if step is not None and step not in extras else [])]
+        chosen = [best, *extras, *([step] if step is not None and step not in extras else [])]
+        other = _other_chunk(query, chosen, candidates)
+        if other is not None and other.score >= self.min_relevance:
+            chosen.append(other)
+        return chosen
 
     def _claims(
         self, query: str, chosen: list[_Candidate], candidates: list[_Candidate]
@@ -267,8 +291,9 @@ def _leans_on(sentence: _Candidate, previous: _Candidate, focus: str, top: float
 
 def _next_step(query: str, best: _Candidate, candidates: list[_Candidate]) -> _Candidate | None:
     """The sentence next to `best` in its chunk that may hold the answer instead: nearly as
-    high in rank and likely to hold it, covering question words `best` lacks, or holding the
-    kind of answer the question asks for when `best` does not."""
+    high in rank and likely to hold it, covering question words `best` lacks, holding the
+    kind of answer the question asks for when `best` does not, or right after `best` and
+    carrying on about its subject ("It cannot be changed later.")."""
     if is_table_row(best.text):
         return None
     near = [
@@ -286,8 +311,32 @@ def _next_step(query: str, best: _Candidate, candidates: list[_Candidate]) -> _C
             return c
     focus = question_focus(query)
     if focus in _TYPED_FOCI and not focus_match(focus, best.text):
-        return next((c for c in near if focus_match(focus, c.text)), None)
-    return None
+        typed = next((c for c in near if focus_match(focus, c.text)), None)
+        if typed is not None:
+            return typed
+    return next(
+        (c for c in near if c.position == best.position + 1 and _CONTINUES.match(c.text)), None
+    )
+
+
+def _other_chunk(
+    query: str, chosen: list[_Candidate], candidates: list[_Candidate]
+) -> _Candidate | None:
+    """The best sentence outside the best one's passage, when it ranks within
+    `_OTHER_CHUNK_MARGIN` of the best and covers at least `_NEIGHBOUR_NEW_WORDS` of the
+    question's words that the chosen sentences lack: the question may be about two passages,
+    or the best passage may only resemble it."""
+    best = chosen[0]
+    if is_table_row(best.text):
+        return None
+    others = [c for c in candidates if c.chunk_rank != best.chunk_rank and not is_table_row(c.text)]
+    if not others:
+        return None
+    other = max(others, key=_rank)
+    said = set().union(*(stems(c.text) for c in chosen))
+    new = (stems(query) & stems(other.text)) - said
+    close = _rank(best) - _rank(other) < _OTHER_CHUNK_MARGIN
+    return other if close and len(new) >= _NEIGHBOUR_NEW_WORDS and other not in chosen else None
 
 
 def _rank(candidate: _Candidate) -> float:
