@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ragcite.train.support_card import _overlap_targets
+from ragcite.train.support_card import _overlap_targets, overlap_comparison
 
 POOLED = "real-world pooled (AttributionBench, WiCE, Factcheck-GPT)"
 
@@ -33,5 +33,19 @@ def test_never_below_and_a_small_margin() -> None:
         "table": {"wice": _row((0.7, 0.8), (0.7, 0.8)), POOLED: _row((0.72, 0.8), (0.7, 0.8))}
     }
     text = "\n".join(_overlap_targets(report))
-    assert "the default `combined` column): **met**." in text
+    assert "the `combined` column): **met**." in text
     assert "**+2.0 points (NOT met)**" in text
+
+
+def test_the_comparison_table_names_each_column_and_judges_the_first() -> None:
+    report = {
+        "table": {
+            "wice": _row((0.70, 0.74), (0.65, 0.75)),
+            POOLED: _row((0.75, 0.8), (0.69, 0.77)),
+        },
+        "counts": {"wice": 240, POOLED: 1009},
+    }
+    lines = overlap_comparison(report, {"combined": "shipped", "baseline: overlap": "overlap"})
+    assert lines[0] == "| data set (test n) | shipped | overlap |"
+    assert "| wice (240) | 0.700 / 0.740 | 0.650 / 0.750 |" in lines
+    assert any("the `shipped` column): **NOT met** (below on: wice auc 0.740" in x for x in lines)

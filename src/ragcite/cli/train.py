@@ -53,6 +53,12 @@ def train_group() -> None:
     help="A previous support model file, measured on the same held-out pairs (a column "
     "of the card's table).",
 )
+@click.option(
+    "--keep-overlap",
+    is_flag=True,
+    help="Also try direction-constrained forms and stack each shipped variant with word "
+    "overlap, chosen on validation (an experiment: not how the shipped model is built).",
+)
 def train_support_command(
     model: Path | None,
     card: Path,
@@ -61,6 +67,7 @@ def train_support_command(
     max_per_source: int,
     seed: int,
     before_model: Path | None,
+    keep_overlap: bool,
 ) -> None:
     """Fit the support checker's learned layer; write the model and its model card."""
     from ragcite.train.support import SupportOptions, train_support
@@ -73,6 +80,7 @@ def train_support_command(
         max_per_source=max_per_source,
         seed=seed,
         before_model=before_model,
+        keep_overlap=keep_overlap,
     )
     result = train_support(options)
     targets = result["targets"]

@@ -26,6 +26,8 @@ from ragcite.learn.model import models_to_json
 from ragcite.train.support_card import render_card
 from ragcite.train.support_data import SEED, load_splits, signals
 from ragcite.train.support_fit import (
+    CONSTRAINED_FORMS,
+    FORMS,
     add_previous,
     cross_validation,
     evaluation_groups,
@@ -34,6 +36,7 @@ from ragcite.train.support_fit import (
     shipped_models,
 )
 from ragcite.train.support_heldout import with_heldout
+from ragcite.train.support_overlap import keep_overlap
 from ragcite.train.support_targets import checkers, targets
 from ragcite.verify.support.learned import load_support_models
 
@@ -49,6 +52,9 @@ class SupportOptions:
     hand_pairs: Path = Path("tests/data/support_pairs.jsonl")
     # a previous model file, measured side by side on the same pairs; None: not measured
     before_model: Path | None = None
+    # also try the direction-constrained forms, and stack each shipped variant with
+    # overlap (`ragcite.train.support_overlap`); off: logistic or trees, as shipped
+    keep_overlap: bool = False
     max_per_source: int = 2000
     seed: int = SEED
 
@@ -64,7 +70,9 @@ def train_support(options: SupportOptions) -> dict[str, Any]:
     data, sig = with_heldout(
         data, signals(data, embedder, options.cache), embedder, options.cache, seed=options.seed
     )
-    fitted = fit_layer_sets(sig, data, options.seed)
+    forms = FORMS + CONSTRAINED_FORMS if options.keep_overlap else FORMS
+    fitted = fit_layer_sets(sig, data, options.seed, forms)
+    stack_weights = keep_overlap(sig, data, fitted, options.seed) if options.keep_overlap else {}
     if options.before_model is not None:
         add_previous(fitted, sig, load_support_models(options.before_model))
     models = shipped_models(fitted, data)
@@ -78,6 +86,7 @@ def train_support(options: SupportOptions) -> dict[str, Any]:
         "counts": {g: int((data.te & m).sum()) for g, m in groups.items()},
         "train_counts": {g: int((data.tr & m).sum()) for g, m in groups.items()},
         "kinds": dict(fitted.forms),
+        "overlap_stack_weights": stack_weights,
         "thresholds": {name: dict(m.thresholds) for name, m in models.items()},
         "signal_seconds": sig.seconds,
         "static_signal_seconds": sig.static_seconds,

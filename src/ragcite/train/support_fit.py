@@ -37,7 +37,8 @@ from ragcite.verify.support.lexical import SIGNAL_NAMES as LEXICAL
 from ragcite.verify.support.semantic import SIGNAL_NAMES as SEMANTIC
 
 Form = Literal["logistic", "trees", "signed logistic", "monotone trees"]
-FORMS: tuple[Form, ...] = ("logistic", "trees", "signed logistic", "monotone trees")
+FORMS: tuple[Form, ...] = ("logistic", "trees")  # what `fit_layer_sets` tries by default
+CONSTRAINED_FORMS: tuple[Form, ...] = ("signed logistic", "monotone trees")
 SMOOTHING = 7  # neighbouring cuts averaged when the shipped SUPPORTED threshold is chosen
 PARTIAL_PROBABILITY = 1 / 3  # the lowest calibrated P(supported) still called PARTIAL
 # label -> (semantic signals from the static embedder?, features)
@@ -150,13 +151,16 @@ class Fitted:
     fit_seconds: dict[str, float] = field(default_factory=dict)
 
 
-def fit_layer_sets(sig: Signals, data: Splits, seed: int) -> Fitted:
-    """Every form for every layer set; the best by validation real-world AUC is kept."""
+def fit_layer_sets(
+    sig: Signals, data: Splits, seed: int, forms: tuple[Form, ...] = FORMS
+) -> Fitted:
+    """Every one of `forms` for every layer set; the best by validation real-world AUC is
+    kept."""
     fitted = Fitted()
     for label, (static, features) in LAYER_SETS.items():
         x = columns(sig.x_static if static else sig.x, features)
         best: tuple[float, Form, LearnedModel, Array] | None = None
-        for form in FORMS:
+        for form in forms:
             t0 = time.perf_counter()
             model, p, score = fit_calibrated(form, x, data, features, seed)
             fitted.fit_seconds[f"{label} / {form}"] = time.perf_counter() - t0
