@@ -17,6 +17,7 @@ def test_train_lists_both_models() -> None:
     assert "support" in result.output and "rerank" in result.output
     result = CliRunner().invoke(cli, ["train", "support", "--help"])
     assert "--seed" in result.output and "--model" in result.output and "--card" in result.output
+    assert "--before-model" in result.output and "--keep-overlap" in result.output
 
 
 @pytest.mark.parametrize("model", ["support", "rerank"])

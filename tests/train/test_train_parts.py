@@ -7,8 +7,8 @@ import pytest
 
 from ragcite.eval.datasets import SupportPair
 from ragcite.train.rerank_eval import ranking_metrics
-from ragcite.train.support_data import cap_per_source, signals_cache_key, source_weights
-from ragcite.train.support_fit import best_threshold, metrics
+from ragcite.train.support_data import Splits, cap_per_source, signals_cache_key, source_weights
+from ragcite.train.support_fit import best_threshold, evaluation_groups, fit_form, metrics
 
 
 def _pair(group: str, source: str) -> SupportPair:
@@ -57,3 +57,43 @@ def test_cached_signals_are_keyed_by_the_pairs() -> None:
     assert signals_cache_key(pairs) == signals_cache_key(list(pairs))
     assert signals_cache_key(pairs) != signals_cache_key(pairs[:1])
     assert signals_cache_key(pairs) != signals_cache_key([pairs[0], _pair("c", "anli")])
+
+
+def _splits(sources: list[str], split: list[str]) -> Splits:
+    pairs = [_pair(f"g{i}", s) for i, s in enumerate(sources)]
+    return Splits(
+        pairs=pairs,
+        y=np.array([i % 2 for i in range(len(pairs))]),
+        sources=np.array(sources),
+        split=np.array(split),
+    )
+
+
+def test_held_out_sets_are_measured_but_never_fitted_or_pooled() -> None:
+    data = _splits(
+        ["anli", "extractive", "extractive", "anli"], ["validation", "validation", "test", "train"]
+    )
+    assert data.va.tolist() == [True, True, False, False]
+    assert data.va_fit.tolist() == [True, False, False, False]  # calibration, thresholds
+    groups = evaluation_groups(data)
+    assert groups["extractive"].tolist() == [False, True, True, False]  # its own row
+    assert groups["all pooled"].tolist() == [True, False, False, True]
+
+
+def test_every_form_keeps_the_directions_it_is_given() -> None:
+    rng = np.random.default_rng(3)
+    features = ("lex_overlap", "hard_number_conflict", "lex_claim_words")
+    x = rng.uniform(size=(300, 3))
+    # the data say overlap lowers support and a conflict raises it: the constrained forms
+    # must not follow them
+    y = (x[:, 1] - x[:, 0] + 0.2 * rng.normal(size=300) > 0).astype(int)
+    w = np.ones(300)
+    grid = rng.uniform(size=(200, 3))
+    for form in ("signed logistic", "monotone trees"):
+        model = fit_form(form, x, y, w, features, 13)
+        for column, sign in ((0, 1), (1, -1)):
+            raised = grid.copy()
+            raised[:, column] = np.minimum(raised[:, column] + 0.3, 1.0)
+            assert np.all(sign * (model.margin(raised) - model.margin(grid)) >= -1e-9), form
+    free = fit_form("logistic", x, y, w, features, 13)
+    assert free.weights is not None and free.weights[0] < 0 < free.weights[1]

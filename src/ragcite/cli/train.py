@@ -47,6 +47,18 @@ def train_group() -> None:
     help="Keep about this many pairs of each data set (whole groups), to bound CPU time.",
 )
 @click.option("--seed", type=int, default=13, show_default=True, help="Sampling and split seed.")
+@click.option(
+    "--before-model",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A previous support model file, measured on the same held-out pairs (a column "
+    "of the card's table).",
+)
+@click.option(
+    "--keep-overlap",
+    is_flag=True,
+    help="Also try direction-constrained forms and stack each shipped variant with word "
+    "overlap, chosen on validation (an experiment: not how the shipped model is built).",
+)
 def train_support_command(
     model: Path | None,
     card: Path,
@@ -54,6 +66,8 @@ def train_support_command(
     cache: Path,
     max_per_source: int,
     seed: int,
+    before_model: Path | None,
+    keep_overlap: bool,
 ) -> None:
     """Fit the support checker's learned layer; write the model and its model card."""
     from ragcite.train.support import SupportOptions, train_support
@@ -65,6 +79,8 @@ def train_support_command(
         cache=cache,
         max_per_source=max_per_source,
         seed=seed,
+        before_model=before_model,
+        keep_overlap=keep_overlap,
     )
     result = train_support(options)
     targets = result["targets"]

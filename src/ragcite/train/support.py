@@ -26,14 +26,19 @@ from ragcite.learn.model import models_to_json
 from ragcite.train.support_card import render_card
 from ragcite.train.support_data import SEED, load_splits, signals
 from ragcite.train.support_fit import (
-    LAYER_SETS,
+    CONSTRAINED_FORMS,
+    FORMS,
+    add_previous,
     cross_validation,
     evaluation_groups,
     fit_layer_sets,
     heldout_table,
     shipped_models,
 )
+from ragcite.train.support_heldout import with_heldout
+from ragcite.train.support_overlap import keep_overlap
 from ragcite.train.support_targets import checkers, targets
+from ragcite.verify.support.learned import load_support_models
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,11 @@ class SupportOptions:
     report: Path | None = None  # the full report as JSON; None: not written
     cache: Path = Path("/tmp/ragcite_support_features.npz")  # MiniLM signals, reused
     hand_pairs: Path = Path("tests/data/support_pairs.jsonl")
+    # a previous model file, measured side by side on the same pairs; None: not measured
+    before_model: Path | None = None
+    # also try the direction-constrained forms, and stack each shipped variant with
+    # overlap (`ragcite.train.support_overlap`); off: logistic or trees, as shipped
+    keep_overlap: bool = False
     max_per_source: int = 2000
     seed: int = SEED
 
@@ -57,8 +67,14 @@ def train_support(options: SupportOptions) -> dict[str, Any]:
     data = load_splits(options.max_per_source, seed=options.seed)
     print(f"{len(data.pairs)} pairs", flush=True)
     embedder = MiniLMEmbedder()
-    sig = signals(data, embedder, options.cache)
-    fitted = fit_layer_sets(sig, data, options.seed)
+    data, sig = with_heldout(
+        data, signals(data, embedder, options.cache), embedder, options.cache, seed=options.seed
+    )
+    forms = FORMS + CONSTRAINED_FORMS if options.keep_overlap else FORMS
+    fitted = fit_layer_sets(sig, data, options.seed, forms)
+    stack_weights = keep_overlap(sig, data, fitted, options.seed) if options.keep_overlap else {}
+    if options.before_model is not None:
+        add_previous(fitted, sig, load_support_models(options.before_model))
     models = shipped_models(fitted, data)
     about = f"ragcite support checker, built by `ragcite train support` (seed {options.seed})"
     options.model.parent.mkdir(parents=True, exist_ok=True)
@@ -69,7 +85,8 @@ def train_support(options: SupportOptions) -> dict[str, Any]:
         "table": heldout_table(fitted, data),
         "counts": {g: int((data.te & m).sum()) for g, m in groups.items()},
         "train_counts": {g: int((data.tr & m).sum()) for g, m in groups.items()},
-        "kinds": {label: fitted.models[label].kind for label in LAYER_SETS},
+        "kinds": dict(fitted.forms),
+        "overlap_stack_weights": stack_weights,
         "thresholds": {name: dict(m.thresholds) for name, m in models.items()},
         "signal_seconds": sig.seconds,
         "static_signal_seconds": sig.static_seconds,
@@ -78,7 +95,7 @@ def train_support(options: SupportOptions) -> dict[str, Any]:
         "n_pairs": len(data.pairs),
     }
     report["targets"] = targets(data, checkers(models, embedder), options.hand_pairs)
-    report.update(cross_validation(sig, data, options.seed))
+    report.update(cross_validation(sig, data, fitted, options.seed))
     if options.report is not None:
         options.report.write_text(json.dumps(report, indent=1, default=float), encoding="utf-8")
     if options.card is not None:

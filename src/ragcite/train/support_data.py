@@ -32,6 +32,9 @@ from ragcite.verify.support.semantic import SIGNAL_NAMES as SEMANTIC
 
 SEED = 13
 REAL_WORLD = ("attributionbench", "wice", "wice_gold", "factcheck_gpt")
+# Evaluated on (validation for the table's cut, test for its figures), never fitted on, not
+# even for calibration or the shipped thresholds.
+EVAL_ONLY = ("extractive",)
 FEATURES = {"semantic": (*HARD, *LEXICAL, *SEMANTIC), "lexical": (*HARD, *LEXICAL)}
 Array = npt.NDArray[np.float64]
 Labels = npt.NDArray[np.int_]  # 1 = supported
@@ -57,6 +60,11 @@ class Splits:
     @property
     def te(self) -> npt.NDArray[np.bool_]:
         return np.asarray(self.split == "test")
+
+    @property
+    def va_fit(self) -> npt.NDArray[np.bool_]:
+        """The validation pairs that calibration and the shipped thresholds may use."""
+        return np.asarray(self.va & ~np.isin(self.sources, EVAL_ONLY))
 
 
 def require_datasets() -> None:

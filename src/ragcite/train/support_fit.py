@@ -12,16 +12,18 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
 from ragcite.eval.calibration import fit_platt
 from ragcite.eval.datasets import group_fold
 from ragcite.eval.metrics import binary_counts, expected_calibration_error, macro_f1, roc_auc
+from ragcite.learn.constrained import fit_monotone_trees, fit_signed_logistic
 from ragcite.learn.fit import fit_logistic, fit_trees, with_calibration
-from ragcite.learn.model import Kind, LearnedModel
+from ragcite.learn.model import LearnedModel
 from ragcite.train.support_data import (
+    EVAL_ONLY,
     FEATURES,
     REAL_WORLD,
     Array,
@@ -34,6 +36,9 @@ from ragcite.verify.support.hard_checks import SIGNAL_NAMES as HARD
 from ragcite.verify.support.lexical import SIGNAL_NAMES as LEXICAL
 from ragcite.verify.support.semantic import SIGNAL_NAMES as SEMANTIC
 
+Form = Literal["logistic", "trees", "signed logistic", "monotone trees"]
+FORMS: tuple[Form, ...] = ("logistic", "trees")  # what `fit_layer_sets` tries by default
+CONSTRAINED_FORMS: tuple[Form, ...] = ("signed logistic", "monotone trees")
 SMOOTHING = 7  # neighbouring cuts averaged when the shipped SUPPORTED threshold is chosen
 PARTIAL_PROBABILITY = 1 / 3  # the lowest calibrated P(supported) still called PARTIAL
 # label -> (semantic signals from the static embedder?, features)
@@ -53,6 +58,23 @@ VARIANTS = {
     "lexical": "combined (lexical-only variant)",
 }
 COLUMN = {f: i for i, f in enumerate(FEATURES["semantic"])}
+PREVIOUS = "combined, before (previous model file)"
+# The direction of each signal in a constrained form: more of the claim covered, or a
+# closer sentence, never lowers P(supported); a missing or conflicting number or name, or
+# a polarity mismatch, never raises it. Signals not named here are free.
+DIRECTIONS = {
+    "lex_overlap": 1,
+    "lex_best_sentence": 1,
+    "lex_best_window": 1,
+    "lex_bigram": 1,
+    "sem_max": 1,
+    "sem_top": 1,
+    "hard_number_missing": -1,
+    "hard_number_conflict": -1,
+    "hard_negation_mismatch": -1,
+    "hard_entity_missing": -1,
+    "hard_entity_conflict": -1,
+}
 
 
 def columns(x: Array, features: tuple[str, ...]) -> Array:
@@ -82,26 +104,34 @@ def best_threshold(y: Labels, p: Array, *, smooth: int = 1) -> float:
     return float(candidates[int(np.argmax(scores))])
 
 
-def fit_kind(
-    kind: Kind, x: Array, y: Labels, w: Array, features: tuple[str, ...], seed: int
+def fit_form(
+    form: Form, x: Array, y: Labels, w: Array, features: tuple[str, ...], seed: int
 ) -> LearnedModel:
-    """A logistic regression, or 150 boosted trees of depth 3 on the raw signals."""
-    if kind == "logistic":
+    """A logistic regression, 150 boosted trees of depth 3 on the raw signals, or either
+    with each signal's direction fixed by DIRECTIONS (signed weights; monotone trees)."""
+    signs = [DIRECTIONS.get(f, 0) for f in features]
+    if form == "logistic":
         return fit_logistic(x, y, features=features, c=1.0, sample_weight=w)
+    if form == "signed logistic":
+        return fit_signed_logistic(x, y, features=features, signs=signs, sample_weight=w)
+    if form == "monotone trees":
+        return fit_monotone_trees(
+            x, y, features=features, signs=signs, n_trees=150, seed=seed, sample_weight=w
+        )
     return fit_trees(
         x, y, features=features, n_trees=150, depth=3, seed=seed, standardise=False, sample_weight=w
     )
 
 
 def fit_calibrated(
-    kind: Kind, x: Array, data: Splits, features: tuple[str, ...], seed: int
+    form: Form, x: Array, data: Splits, features: tuple[str, ...], seed: int
 ) -> tuple[LearnedModel, Array, float]:
-    """Fit `kind` on train, Platt-scale on validation: the model, P(supported) for every
+    """Fit `form` on train, Platt-scale on validation: the model, P(supported) for every
     pair, and the validation AUC on the real-world sets (the selection score)."""
     w = source_weights(data.sources[data.tr])
-    model = fit_kind(kind, x[data.tr], data.y[data.tr], w, features, seed)
+    model = fit_form(form, x[data.tr], data.y[data.tr], w, features, seed)
     margin = model.margin(x)
-    a, b = platt(margin[data.va], data.y[data.va])
+    a, b = platt(margin[data.va_fit], data.y[data.va_fit])
     p = sigmoid(a * margin + b)
     real = data.va & np.isin(data.sources, REAL_WORLD)
     return (
@@ -117,32 +147,42 @@ class Fitted:
 
     methods: dict[str, Array] = field(default_factory=dict)
     models: dict[str, LearnedModel] = field(default_factory=dict)
+    forms: dict[str, Form] = field(default_factory=dict)
     fit_seconds: dict[str, float] = field(default_factory=dict)
 
 
-def fit_layer_sets(sig: Signals, data: Splits, seed: int) -> Fitted:
-    """Both kinds for every layer set; the better by validation real-world AUC is kept."""
+def fit_layer_sets(
+    sig: Signals, data: Splits, seed: int, forms: tuple[Form, ...] = FORMS
+) -> Fitted:
+    """Every one of `forms` for every layer set; the best by validation real-world AUC is
+    kept."""
     fitted = Fitted()
     for label, (static, features) in LAYER_SETS.items():
         x = columns(sig.x_static if static else sig.x, features)
-        best: tuple[float, LearnedModel, Array] | None = None
-        kinds: tuple[Kind, ...] = ("logistic", "trees")
-        for kind in kinds:
+        best: tuple[float, Form, LearnedModel, Array] | None = None
+        for form in forms:
             t0 = time.perf_counter()
-            model, p, score = fit_calibrated(kind, x, data, features, seed)
-            fitted.fit_seconds[f"{label} / {kind}"] = time.perf_counter() - t0
-            print(f"  {label:34s} {kind:8s} validation real-world AUC {score:.3f}", flush=True)
+            model, p, score = fit_calibrated(form, x, data, features, seed)
+            fitted.fit_seconds[f"{label} / {form}"] = time.perf_counter() - t0
+            print(f"  {label:34s} {form:15s} validation real-world AUC {score:.3f}", flush=True)
             if best is None or score > best[0]:
-                best = (score, model, p)
+                best = (score, form, model, p)
         assert best is not None
-        fitted.models[label], fitted.methods[label] = best[1], best[2]
+        _, fitted.forms[label], fitted.models[label], fitted.methods[label] = best
     for label, raw in (
         ("baseline: overlap", sig.x[:, COLUMN["lex_overlap"]]),
         ("baseline: cosine", sig.cosine),
     ):
-        a, b = platt(raw[data.va], data.y[data.va])
+        a, b = platt(raw[data.va_fit], data.y[data.va_fit])
         fitted.methods[label] = sigmoid(a * raw + b)
     return fitted
+
+
+def add_previous(fitted: Fitted, sig: Signals, models: dict[str, LearnedModel]) -> None:
+    """A column for a previously shipped model file's default (`semantic`) variant,
+    scored on the same pairs: the held-out table then shows before and after side by side."""
+    model = models["semantic"]
+    fitted.methods[PREVIOUS] = model.predict(columns(sig.x, model.features))
 
 
 def shipped_models(fitted: Fitted, data: Splits) -> dict[str, LearnedModel]:
@@ -150,7 +190,7 @@ def shipped_models(fitted: Fitted, data: Splits) -> dict[str, LearnedModel]:
     out = {}
     for variant, label in VARIANTS.items():
         p = fitted.methods[label]
-        t_hi = best_threshold(data.y[data.va], p[data.va], smooth=SMOOTHING)
+        t_hi = best_threshold(data.y[data.va_fit], p[data.va_fit], smooth=SMOOTHING)
         # PARTIAL: below t_hi, but still a calibrated 1-in-3 chance of being supported. (A
         # band chosen where 1 in 3 validation pairs are supported flipped on noise: its
         # share hovers at 0.31-0.33 over the whole range.)
@@ -175,7 +215,7 @@ def evaluation_groups(data: Splits) -> dict[str, Any]:
     groups["real-world pooled (AttributionBench, WiCE, Factcheck-GPT)"] = np.isin(
         data.sources, REAL_WORLD
     )
-    groups["all pooled"] = np.ones(len(data.pairs), dtype=bool)
+    groups["all pooled"] = ~np.isin(data.sources, EVAL_ONLY)
     return groups
 
 
@@ -190,29 +230,30 @@ def heldout_table(fitted: Fitted, data: Splits) -> dict[str, dict[str, dict[str,
     return dict(table)
 
 
-def out_of_fold(x: Array, data: Splits, folds: Array, seed: int) -> Array:
-    """Logistic margins over train + validation (the test split is left out), each pair
+def out_of_fold(
+    x: Array, data: Splits, folds: Array, seed: int, form: Form, features: tuple[str, ...]
+) -> Array:
+    """`form`'s margins over train + validation (the test split is left out), each pair
     scored by a model fitted on the other folds, with the shipped weighting."""
-    dev = data.tr | data.va
+    dev = (data.tr | data.va) & ~np.isin(data.sources, EVAL_ONLY)
     margins = np.full(len(x), np.nan)
     for fold in np.unique(folds):
         fit, held = dev & (folds != fold), dev & (folds == fold)
         w = source_weights(data.sources[fit])
-        model = fit_kind(
-            "logistic", x[fit], data.y[fit], w, tuple(map(str, range(x.shape[1]))), seed
-        )
+        model = fit_form(form, x[fit], data.y[fit], w, features, seed)
         margins[held] = model.margin(x[held])
     return margins
 
 
-def cross_validation(sig: Signals, data: Splits, seed: int) -> dict[str, Any]:
-    """5 group folds over train + validation: ROC-AUC and best-threshold macro-F1."""
+def cross_validation(sig: Signals, data: Splits, fitted: Fitted, seed: int) -> dict[str, Any]:
+    """5 group folds over train + validation, each variant in its shipped form: ROC-AUC
+    and best-threshold macro-F1."""
     folds = np.array([group_fold(p.group, 5, salt="cv") for p in data.pairs])
     scores = {}
     for label in ("combined", "combined (static variant)", "combined (lexical-only variant)"):
         static, features = LAYER_SETS[label]
         x = columns(sig.x_static if static else sig.x, features)
-        scores[label] = out_of_fold(x, data, folds, seed)
+        scores[label] = out_of_fold(x, data, folds, seed, fitted.forms[label], features)
     scores["baseline: overlap"] = sig.x[:, COLUMN["lex_overlap"]]  # unfitted: its raw score
     dev = data.tr | data.va
     groups = {

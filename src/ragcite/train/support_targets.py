@@ -76,7 +76,7 @@ def _rgb(data: Splits, checker: LayeredSupportChecker) -> dict[str, Any]:
 
 def _shipped_f1(data: Splits, built: Checkers) -> dict[str, float]:
     out = {}
-    for source in ("attributionbench", "factcheck_gpt", "wice"):
+    for source in ("attributionbench", "factcheck_gpt", "wice", "extractive"):
         subset = _test_pairs(data, source)
         actual = [p.supported for p in subset]
         for suffix, variant in (("", "semantic"), ("_static", "static")):
