@@ -7,7 +7,12 @@ import pytest
 from ragcite.embed.cached import CachedEmbedder
 from ragcite.models import SourceChunk
 from ragcite.verify.answer_types import type_spans
-from ragcite.verify.reading import READING_FEATURES, quote_window, reading_features
+from ragcite.verify.reading import (
+    READING_FEATURES,
+    quote_window,
+    reading_conflict,
+    reading_features,
+)
 
 RHINE = (
     "The Rhine is a European river that begins in the Swiss canton of Graubünden and "
@@ -116,3 +121,45 @@ def test_the_residual_drops_when_the_sentence_says_what_is_asked(
 )
 def test_type_spans(kind: str, sentence: str, spans: list[str]) -> None:
     assert type_spans(kind, sentence) == spans
+
+
+def test_a_swapped_modifier_is_counted(embedder: CachedEmbedder) -> None:
+    text = (
+        "A deterministic Turing machine is the most basic Turing machine, which uses a "
+        "fixed set of rules to determine its future actions."
+    )
+    kept = _read("What uses a fixed set of rules to determine its actions?", text, text, embedder)
+    swapped = _read("What uses a flexible set of rules to decide?", text, text, embedder)
+    assert kept["read_swapped_modifier"] == 0.0 and swapped["read_swapped_modifier"] == 1.0
+
+
+def test_a_negated_question_over_a_sentence_that_is_not_conflicts() -> None:
+    text = (
+        "For a precise definition of what it means to solve a problem, a computational model "
+        "such as the deterministic Turing machine is used. It is not the only model."
+    )
+    quote = text.split(". ")[0] + "."
+    chunk = _chunk(text)
+    negated = reading_conflict("What is not used for a precise definition?", [(quote, chunk)])
+    assert negated is not None and '("not")' in negated
+    assert reading_conflict("What is used for a precise definition?", [(quote, chunk)]) is None
+    # the negation in a neighbour sentence does not count: the quoted one answers
+    assert reading_conflict("What is never used?", [(quote, chunk)]) is not None
+    assert reading_conflict("What is not used?", []) is None
+
+
+def test_an_opposite_conflicts_unless_the_question_names_both() -> None:
+    chunk = _chunk(RHINE)
+    smallest = reading_conflict("What is the smallest city on the Rhine?", [(CITY, chunk)])
+    assert smallest is not None and '"smallest"' in smallest and '"biggest"' in smallest
+    assert reading_conflict("What is the biggest city on the Rhine?", [(CITY, chunk)]) is None
+    both = "Is the biggest city on the Rhine the smallest in Germany?"
+    assert reading_conflict(both, [(CITY, chunk)]) is None
+
+
+def test_a_compound_question_conflicts_only_when_every_part_does() -> None:
+    chunk = _chunk(RHINE)
+    compound = "What is the smallest city on the Rhine, and how long is the river?"
+    assert reading_conflict(compound, [(CITY, chunk), (LENGTH, chunk)]) is None
+    both = "What is the smallest city on the Rhine, and what is not its population?"
+    assert reading_conflict(both, [(CITY, chunk)]) is not None

@@ -16,9 +16,16 @@ and its neighbours (the *window*):
   question joins facts the passage keeps apart);
 * names elsewhere: a question name or number the passage holds in another sentence;
 * antonyms: the window holds the opposite of a question word and not the word itself;
+* a swapped modifier: the window holds "fixed set" where the question asks about a
+  "flexible set" (a dissimilar word before the same head word);
 * the answer would repeat the question: every date, amount, name… the quoted sentence
   offers for the expected answer type is already in the question;
 * the residual: the question with the sentence's words removed, against the sentence.
+
+Two of them are precise enough to decline on their own (`reading_conflict`, the
+pipeline's `gate.reading_check`): a negated question over sentences that are not
+("What is not used…" over "… is used"), and an opposite ("smallest" asked, "biggest"
+said).
 
     >>> reading_features("How long is the Netherlands?", quotes, embedder)  # doctest: +SKIP
     {'read_unaligned': 0.41, ..., 'read_names_elsewhere': 1.0, ...}
@@ -26,6 +33,7 @@ and its neighbours (the *window*):
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,18 +42,24 @@ import numpy as np
 
 from ragcite.embed.base import Embedder
 from ragcite.models import SourceChunk
+from ragcite.rerank.question_parts import question_parts
 from ragcite.text.sentences import split_sentences
 from ragcite.text.stems import stem
 from ragcite.text.words import QUESTION_WORDS, STOPWORDS, content_words, words
 from ragcite.verify.answer_types import expected_type, type_spans
 
+NEGATION = re.compile(
+    r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without)\b|n't\b", re.IGNORECASE
+)
 # A window word this similar to a question word (MiniLM word cosine) aligns it softly.
 SOFT_ALIGNMENT = 0.6
 _MIN_PREFIX = 5
 _IGNORED = STOPWORDS | QUESTION_WORDS
-# Pairs of opposites a changed question often swaps in (both directions are read).
+# Pairs of opposites a changed question often swaps in (both directions are read). Words
+# as common as "before"/"after" or "more"/"less" are left out: a question uses them for
+# other ends.
 _OPPOSITES = (
-    ("first", "last"), ("earliest", "latest"), ("before", "after"), ("most", "least"),
+    ("first", "last"), ("earliest", "latest"), ("most", "least"),
     ("largest", "smallest"), ("biggest", "smallest"), ("highest", "lowest"),
     ("longest", "shortest"), ("oldest", "newest"), ("oldest", "youngest"),
     ("maximum", "minimum"), ("increase", "decrease"), ("increased", "decreased"),
@@ -54,8 +68,7 @@ _OPPOSITES = (
     ("upper", "lower"), ("inner", "outer"), ("modern", "ancient"), ("modern", "medieval"),
     ("public", "private"), ("male", "female"), ("import", "export"), ("imports", "exports"),
     ("positive", "negative"), ("major", "minor"), ("allowed", "forbidden"),
-    ("accept", "reject"), ("accepted", "rejected"), ("above", "below"),
-    ("more", "less"), ("more", "fewer"), ("rise", "fall"), ("early", "late"),
+    ("accept", "reject"), ("accepted", "rejected"), ("rise", "fall"),
 )  # fmt: skip
 _OPPOSITE: dict[str, set[str]] = {}
 for _a, _b in _OPPOSITES:
@@ -71,6 +84,7 @@ READING_FEATURES: tuple[str, ...] = (
     "read_spread",
     "read_names_elsewhere",
     "read_opposite",
+    "read_swapped_modifier",
     "read_repeats_question",
     "read_residual_cosine",
     "read_residual_drop",
@@ -176,10 +190,84 @@ def _names_elsewhere(question: str, windows: Sequence[Window]) -> float:
     return float(sum(1 for n in names if set(words(n)) <= far and not set(words(n)) <= near))
 
 
-def _opposite(question: str, window_text: str) -> float:
-    """1 when the window holds the opposite of a question word and not the word itself."""
+def opposite_pair(question: str, window_text: str) -> tuple[str, str] | None:
+    """(question word, its opposite) when the window holds the opposite of a question
+    word and neither the word itself nor a question that names both ("smallest" asked,
+    "biggest" said); None otherwise."""
     asked, there = set(words(question)), set(words(window_text))
-    return float(any(w not in there and _OPPOSITE.get(w, set()) & there for w in asked))
+    for word in sorted(asked - there):
+        said = sorted((_OPPOSITE.get(word, set()) & there) - asked)
+        if said:
+            return word, said[0]
+    return None
+
+
+def negation_unmatched(question: str, quoted: str) -> str | None:
+    """The question's negation ("not", "never", …) when the quoted sentences hold none:
+    they answer the question without it ("What is not used…" over "X is used…")."""
+    found = NEGATION.search(question)
+    if found is None or NEGATION.search(quoted):
+        return None
+    return found.group(0)
+
+
+def reading_conflict(question: str, quotes: Sequence[Quote]) -> str | None:
+    """Why the quoted sentences, read closely, answer another question (None when they
+    do not conflict with it): the question is negated and they are not, or they hold the
+    opposite of one of its words. Deterministic; the pipeline's `gate.reading_check`. A
+    compound question conflicts only when every part does (the generator answers the
+    parts it can)."""
+    if not quotes:
+        return None
+    windows = [quote_window(q, c) for q, c in quotes]
+    conflicts = [_conflict(part, windows) for part in question_parts(question)]
+    return conflicts[0] if conflicts and all(conflicts) else None
+
+
+def _conflict(question: str, windows: list[Window]) -> str | None:
+    """The reading conflict of one (part of a) question with the quoted windows."""
+    negation = negation_unmatched(question, " ".join(s for w in windows for s in w.quoted))
+    if negation is not None:
+        return (
+            f'Not answered: the question is negated ("{negation}") and the quoted passages '
+            f'are not: they answer the question without "{negation}"; the closest sources '
+            "are shown."
+        )
+    pair = opposite_pair(question, " ".join(s for w in windows for s in w.window))
+    if pair is not None:
+        return (
+            f'Not answered: the question asks about "{pair[0]}", and the quoted passages '
+            f'say "{pair[1]}"; the closest sources are shown.'
+        )
+    return None
+
+
+def _swapped_modifiers(question: str, window_text: str, embedder: Embedder) -> float:
+    """How many of the question's word pairs ("flexible set", "modern Europe") the window
+    holds only with another, dissimilar word before the second ("fixed set", "medieval
+    Europe"): a changed modifier (MiniLM word cosine of the two modifiers below
+    SOFT_ALIGNMENT; "largest"/"biggest" is a paraphrase, not a change)."""
+    said = words(window_text)
+    pairs_said = set(itertools.pairwise(said))
+    before: dict[str, set[str]] = {}
+    for a, b in itertools.pairwise(said):
+        if a not in _IGNORED:
+            before.setdefault(stem(b), set()).add(a)
+    asked = words(question)
+    swaps: list[tuple[str, list[str]]] = []
+    for a, b in itertools.pairwise(asked):
+        if a in _IGNORED or b in _IGNORED or (a, b) in pairs_said:
+            continue
+        others = sorted(z for z in before.get(stem(b), set()) if stem(z) != stem(a))
+        if others:
+            swaps.append((a, others))
+    if not swaps:
+        return 0.0
+    vocab = sorted({a for a, _ in swaps} | {z for _, zs in swaps for z in zs})
+    vectors = dict(zip(vocab, embedder.embed(vocab), strict=True))
+    return float(
+        sum(max(float(vectors[a] @ vectors[z]) for z in zs) < SOFT_ALIGNMENT for a, zs in swaps)
+    )
 
 
 def _repeats_question(question: str, quoted: list[str]) -> float:
@@ -213,7 +301,8 @@ def reading_features(
     terms = _question_terms(question)
     out = {
         "read_names_elsewhere": _names_elsewhere(question, windows),
-        "read_opposite": _opposite(question, window_text),
+        "read_opposite": float(opposite_pair(question, window_text) is not None),
+        "read_swapped_modifier": _swapped_modifiers(question, window_text, embedder),
         "read_repeats_question": _repeats_question(question, quoted),
     }
     full, rest = _residual(question, " ".join(quoted), embedder)
