@@ -24,40 +24,38 @@ from ragcite.embed.cached import CachedEmbedder
 from ragcite.embed.minilm import MiniLMEmbedder
 from ragcite.eval.calibration import Points, ece_interval, fit_calibration
 from ragcite.score.confidence import answer_confidence
-from ragcite.train.answerability import RECORDS, abstention_scores, decisions, split_of
-from ragcite.train.answerability_run import record_quotes
+from ragcite.train.answerability import (
+    RECORDS,
+    abstention_scores,
+    checks_of,
+    decisions,
+    split_of,
+    subject_of,
+)
+from ragcite.train.answerability_run import refresh_records
 from ragcite.verify.answerability import load_answerability_model
-from ragcite.verify.subject import missing_subject
 
 
-def _abstention(
-    records: list[dict[str, Any]], model: Any, threshold: float, subject: dict[str, list[str]]
-) -> dict[str, Any]:
-    """Before (the generator's floor as recorded, 0.50), the shipped default (the floor
-    now, then the subject check), and the opt-in model on top of the default."""
+def _abstention(records: list[dict[str, Any]], model: Any, threshold: float) -> dict[str, Any]:
+    """Before (the generator's floor as recorded, 0.50), the previous default (the floor
+    now, then the subject check), the default now (the floor, the subject and reading
+    checks), and the opt-in model: alone at the recorded floor, and behind the default."""
     answerable = [r["answerable"] for r in records]
     floor = GenerateSettings().min_sentence_relevance
+    subject, checks = subject_of(records), checks_of(records)
     return {
         "before": abstention_scores(decisions(records, None, 0.0), answerable),
         "model_alone": abstention_scores(decisions(records, model, threshold), answerable),
-        "default": abstention_scores(
+        "subject_only": abstention_scores(
             decisions(records, None, 0.0, floor=floor, subject=subject), answerable
         ),
+        "default": abstention_scores(
+            decisions(records, None, 0.0, floor=floor, subject=checks), answerable
+        ),
         "default_and_model": abstention_scores(
-            decisions(records, model, threshold, floor=floor, subject=subject), answerable
+            decisions(records, model, threshold, floor=floor, subject=checks), answerable
         ),
     }
-
-
-def subject_misses(records: list[dict[str, Any]]) -> dict[str, list[str]]:
-    """Record id → the topic words its quotes miss (`ragcite.verify.subject`)."""
-    embedder = CachedEmbedder(MiniLMEmbedder())
-    out = {}
-    for r in records:
-        if r.get("quotes"):
-            quotes, chunks = record_quotes(r)
-            out[r["id"]] = missing_subject(r["question"], quotes, chunks, embedder)
-    return out
 
 
 def _ece_interval(conf: list[float], ok: list[bool], group: list[str]) -> dict[str, Any]:
@@ -111,19 +109,19 @@ def main() -> None:
     parser.add_argument("--model", type=Path, default=None)
     parser.add_argument("--demo", type=Path, default=None, help="bench/answerability_demo.py's")
     args = parser.parse_args()
-    records = [json.loads(x) for x in args.records.read_text(encoding="utf-8").splitlines() if x]
+    embedder = CachedEmbedder(MiniLMEmbedder())
+    records = refresh_records(args.records, embedder)  # features and subject check current
     model = load_answerability_model(args.model)
     threshold = model.threshold("answer")
     held_out = [r for r in records if split_of(r) == "test"]
-    subject = subject_misses(held_out)
     report: dict[str, Any] = {"threshold": threshold, "abstention": {}}
     for source in sorted({r["source"] for r in held_out}):
         part = [r for r in held_out if r["source"] == source]
-        report["abstention"][source] = _abstention(part, model, threshold, subject)
-    report["abstention"]["pooled"] = _abstention(held_out, model, threshold, subject)
+        report["abstention"][source] = _abstention(part, model, threshold)
+    report["abstention"]["pooled"] = _abstention(held_out, model, threshold)
     if args.demo is not None:
-        demo = [json.loads(x) for x in args.demo.read_text(encoding="utf-8").splitlines() if x]
-        report["abstention"]["demo"] = _abstention(demo, model, threshold, subject_misses(demo))
+        demo = refresh_records(args.demo, embedder)
+        report["abstention"]["demo"] = _abstention(demo, model, threshold)
     kept = decisions(held_out, model, threshold)
     answered = [r for r, a in zip(held_out, kept, strict=True) if a]
     calibrate = [r for r in records if split_of(r) != "test"]

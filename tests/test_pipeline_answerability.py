@@ -69,3 +69,28 @@ def test_the_subject_check_declines_a_question_about_what_the_documents_never_me
         assert off.ask(DENTAL).answerable  # what the check stops: an unrelated sentence
     finally:
         off.close()
+
+
+NEGATED_PII = "How long do we not keep customer PII?"
+
+
+def test_the_reading_check_declines_a_negated_question_over_a_sentence_that_is_not(
+    demo_store_path: Path,
+) -> None:
+    rag = _ask(demo_store_path)  # the default settings: the reading check is on
+    try:
+        declined = rag.ask(NEGATED_PII)
+        assert not declined.answerable
+        assert "not_answerable" in [f.code for f in declined.warning_flags]
+        assert declined.confidence_reason.startswith(
+            'Not answered: the question is negated ("not")'
+        )
+        assert declined.source_chunks
+        assert rag.ask(PII).answerable
+    finally:
+        rag.close()
+    off = _ask(demo_store_path, **{"gate.reading_check": False})
+    try:
+        assert off.ask(NEGATED_PII).answerable  # what the check stops
+    finally:
+        off.close()

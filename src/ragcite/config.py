@@ -152,7 +152,7 @@ class GateSettings(_Section):
     support_judge_timeout_s: float = Field(default=30.0, gt=0.0)
     # Decline when the quoted passages do not answer the question (ragcite.verify.answerability):
     # the learned check, at its model's threshold unless `answerability_threshold` is set.
-    # Off by default: on the demo set it declines 4 answerable questions (docs/models/
+    # Off by default: on the demo set it declines 5 of 89 answerable questions (docs/models/
     # answerability.md); turn it on for corpora like its training data (encyclopedic text).
     answerability: bool = False
     answerability_threshold: float | None = Field(default=None, ge=0.0, le=1.0)
@@ -160,6 +160,11 @@ class GateSettings(_Section):
     # none of the retrieved passages and has no close synonym in the quoted ones
     # (ragcite.verify.subject). On by default: a deterministic rule, no model.
     subject_check: bool = True
+    # Decline when the quoted sentences, read closely, answer another question: the
+    # question is negated ("What is not used…") and they are not, or they hold the opposite
+    # of one of its words ("smallest" asked, "biggest" said) (ragcite.verify.reading).
+    # On by default: a deterministic rule, no model.
+    reading_check: bool = True
 
 
 class EmbedSettings(_Section):

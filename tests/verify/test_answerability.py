@@ -10,10 +10,12 @@ import pytest
 from ragcite.embed.cached import CachedEmbedder
 from ragcite.errors import ModelError
 from ragcite.models import SourceChunk
+from ragcite.train.answerability_run import refresh_record
 from ragcite.verify.answer_types import expected_type, holds_type
 from ragcite.verify.answerability import (
     FEATURES,
     AnswerabilityCheck,
+    answerability_features,
     lexical_features,
     load_answerability_model,
 )
@@ -101,3 +103,20 @@ def test_a_model_with_other_features_says_how_to_rebuild(tmp_path: Path) -> None
     )
     with pytest.raises(ModelError, match=r"ragcite\.train\.answerability"):
         load_answerability_model(path)
+
+
+def test_a_record_from_before_a_feature_is_refreshed(embedder: CachedEmbedder) -> None:
+    chunk = _chunk(PARAGRAPH)
+    question = "Who was the leader of the Norse raiders?"
+    quote = "They were descended from Norse raiders and pirates from Denmark, Iceland and Norway"
+    full = answerability_features(question, [(quote, chunk)], [chunk], embedder)
+    record = {
+        "question": question,
+        "quotes": [[quote, chunk.chunk_id]],
+        "chunks": [chunk.model_dump(mode="json")],
+        "features": {k: v for k, v in full.items() if k != "claims"},
+    }
+    assert refresh_record(record, embedder)
+    assert record["features"] == pytest.approx(full)
+    assert record["subject_missing"] == []
+    assert not refresh_record(record, embedder)  # up to date: nothing to do

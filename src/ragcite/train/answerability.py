@@ -6,7 +6,9 @@
 Splits by group (paragraph, HaluEval item, RGB query): 30% held out for measurement
 (never seen here), 15% validation for the threshold, the rest to fit. The threshold is
 the one with the best abstention F1 on validation among those that keep answering at least
-`MIN_ANSWERED` of the answerable questions the generator answered. Needs scikit-learn.
+`MIN_ANSWERED` of the answerable questions the generator answered. Records that predate
+a change of the features are refreshed first (`answerability_run.refresh_records`).
+Needs scikit-learn.
 """
 
 from __future__ import annotations
@@ -18,16 +20,22 @@ from typing import Any
 
 import numpy as np
 
+from ragcite.config import GenerateSettings
+from ragcite.embed.cached import CachedEmbedder
+from ragcite.embed.minilm import MiniLMEmbedder
 from ragcite.learn.fit import fit_logistic, fit_trees, rounded, with_calibration
 from ragcite.learn.model import LearnedModel, models_to_json
 from ragcite.train.answerability_data import bucket
+from ragcite.train.answerability_run import record_quotes, refresh_records
 from ragcite.verify.answerability import FEATURES, MODEL_FILE
+from ragcite.verify.reading import reading_conflict
 
 ROOT = Path(__file__).resolve().parents[3]
 RECORDS = ROOT / "bench" / "out" / "answerability_records.jsonl"
 ASSET = ROOT / "src" / "ragcite" / "verify" / MODEL_FILE
 TEST_BELOW, VAL_BELOW = 30, 45  # buckets of 100: [0, 30) held out, [30, 45) validation
 MIN_ANSWERED = 0.93
+FLOOR = GenerateSettings().min_sentence_relevance
 
 
 def split_of(record: dict[str, Any]) -> str:
@@ -39,9 +47,12 @@ def load_records(path: Path = RECORDS) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-def _xy(records: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
+def xy(
+    records: list[dict[str, Any]], features: tuple[str, ...] = FEATURES
+) -> tuple[np.ndarray, np.ndarray]:
+    """The records' feature matrix (columns: `features`) and answerable labels."""
     rows = [r["features"] for r in records]
-    x = np.array([[row[f] for f in FEATURES] for row in rows], dtype=np.float64)
+    x = np.array([[row[f] for f in features] for row in rows], dtype=np.float64)
     return x, np.array([r["answerable"] for r in records], dtype=int)
 
 
@@ -83,11 +94,52 @@ def decisions(
             answered = bool(r.get("quotes")) and r["relevance"] >= floor
         if answered and subject is not None and subject.get(r["id"]):
             answered = False
-        if answered and model is not None:
-            p = float(model.predict(model.matrix([r["features"]]))[0])
-            answered = p >= threshold
         out.append(answered)
+    if model is None:
+        return out
+    p = probabilities(records, model)
+    return [a and bool(q >= threshold) for a, q in zip(out, p, strict=True)]
+
+
+def probabilities(records: list[dict[str, Any]], model: LearnedModel) -> np.ndarray:
+    """The model's P(answered) for each record (0 for a record with nothing quoted)."""
+    out = np.zeros(len(records))
+    rows = [i for i, r in enumerate(records) if r.get("features") is not None]
+    if rows:
+        out[rows] = model.predict(model.matrix([records[i]["features"] for i in rows]))
     return out
+
+
+def subject_of(records: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """Record id → the topic words the subject check finds missing (as recorded)."""
+    return {r["id"]: r.get("subject_missing") or [] for r in records}
+
+
+_CONFLICTS: dict[tuple[str, str], str | None] = {}
+
+
+def checks_of(records: list[dict[str, Any]], *, reading: bool = True) -> dict[str, list[str]]:
+    """Record id → why the deterministic checks decline it: the subject check's missing
+    words, else (with `reading`) the reading check's conflict; empty when neither does."""
+    out = {}
+    for r in records:
+        reasons = list(r.get("subject_missing") or [])
+        if reading and not reasons and r.get("quotes"):
+            key = (r["id"], r["question"])
+            if key not in _CONFLICTS:
+                _CONFLICTS[key] = reading_conflict(r["question"], record_quotes(r)[0])
+            conflict = _CONFLICTS[key]
+            reasons += [conflict] if conflict else []
+        out[r["id"]] = reasons
+    return out
+
+
+def default_decisions(
+    records: list[dict[str, Any]], model: LearnedModel | None, threshold: float
+) -> list[bool]:
+    """Answered or not by the default: the generator's relevance floor, the subject and
+    reading checks, then (when given) the model below `threshold`."""
+    return decisions(records, model, threshold, floor=FLOOR, subject=checks_of(records))
 
 
 def choose_threshold(records: list[dict[str, Any]], model: LearnedModel) -> float:
@@ -105,18 +157,19 @@ def _kept_of_generated(records: list[dict[str, Any]], model: LearnedModel, t: fl
     rows = [r for r in records if r["answerable"] and r["generator_answered"]]
     if not rows:
         return 1.0
-    p = model.predict(model.matrix([r["features"] for r in rows]))
-    return float(np.mean(p >= t))
+    return float(np.mean(probabilities(rows, model) >= t))
 
 
-def fit_model(records: list[dict[str, Any]]) -> tuple[LearnedModel, dict[str, Any]]:
+def fit_model(
+    records: list[dict[str, Any]], features: tuple[str, ...] = FEATURES
+) -> tuple[LearnedModel, dict[str, Any]]:
     """The model (trees or logistic, whichever has the better validation F1) and its report."""
     fit = [r for r in records if split_of(r) == "fit" and r["generator_answered"]]
     val = [r for r in records if split_of(r) == "val"]
-    x, y = _xy(fit)
+    x, y = xy(fit, features)
     candidates = {
-        "logistic": fit_logistic(x, y, features=FEATURES, c=1.0),
-        "trees": fit_trees(x, y, features=FEATURES, n_trees=120, depth=3, seed=7),
+        "logistic": fit_logistic(x, y, features=features, c=1.0),
+        "trees": fit_trees(x, y, features=features, n_trees=120, depth=3, seed=7),
     }
     report: dict[str, Any] = {}
     best_name, best_f1 = "", -1.0
@@ -141,7 +194,8 @@ def fit_model(records: list[dict[str, Any]]) -> tuple[LearnedModel, dict[str, An
 
 
 def main() -> None:
-    records = load_records(Path(sys.argv[1]) if len(sys.argv) > 1 else RECORDS)
+    path = Path(sys.argv[1]) if len(sys.argv) > 1 else RECORDS
+    records = refresh_records(path, CachedEmbedder(MiniLMEmbedder()))
     out = Path(sys.argv[2]) if len(sys.argv) > 2 else ASSET
     model, report = fit_model(records)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -21,6 +21,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ragcite.embed.base import Embedder
 from ragcite.generate.extractive import ExtractiveGenerator
 from ragcite.models import CitedClaim, DraftAnswer, SourceChunk
 from ragcite.pipeline import Ragcite
@@ -32,8 +33,9 @@ from ragcite.score.confidence import (
     score_answer,
 )
 from ragcite.train.answerability_data import Case, candidate_chunks
-from ragcite.verify.answerability import answerability_features
+from ragcite.verify.answerability import FEATURES, answerability_features
 from ragcite.verify.gate import verify_answer
+from ragcite.verify.subject import missing_subject
 
 _SPACE = re.compile(r"\s+")
 
@@ -89,6 +91,9 @@ def run_case(rag: Ragcite, case: Case, chunks: list[SourceChunk] | None = None) 
         "features": answerability_features(case.question, quotes, chunks, embedder)
         if quoted
         else None,
+        "subject_missing": missing_subject(case.question, quotes, chunks, embedder)
+        if quoted
+        else [],
         "claims": [
             {
                 "confidence": c.attribution_confidence,
@@ -124,12 +129,41 @@ def record_quotes(
     return [(q, by_id[i]) for q, i in record["quotes"] if i in by_id], chunks
 
 
+def refresh_record(record: dict[str, Any], embedder: Embedder) -> bool:
+    """Recompute a record's answerability features (when some of FEATURES are missing:
+    the record predates them) and its subject check (when not recorded), from its
+    stored question, quotes and chunks; True when anything changed."""
+    if not record.get("quotes"):
+        return False
+    stale = record.get("features") is None or not set(FEATURES) <= set(record["features"])
+    if not stale and "subject_missing" in record:
+        return False
+    quotes, chunks = record_quotes(record)
+    question = record["question"]
+    if stale:
+        record["features"] = answerability_features(question, quotes, chunks, embedder)
+    record["subject_missing"] = missing_subject(question, quotes, chunks, embedder)
+    return True
+
+
+def refresh_records(path: Path, embedder: Embedder) -> list[dict[str, Any]]:
+    """The records in `path`, each refreshed (`refresh_record`); the file is rewritten
+    when any changed."""
+    records = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x]
+    changed = [refresh_record(r, embedder) for r in records]
+    if any(changed):
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+        tmp.replace(path)
+    return records
+
+
 def run_cases(rag: Ragcite, cases: list[Case], path: Path) -> list[dict[str, Any]]:
-    """Every case's record, read from `path` where already computed, else computed and added."""
+    """Every case's record, read from `path` where already computed (and refreshed:
+    `refresh_records`), else computed and added."""
     done: dict[str, dict[str, Any]] = {}
     if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            record = json.loads(line)
+        for record in refresh_records(path, rag.embedder):
             done[record["id"]] = record
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a", encoding="utf-8") as out:

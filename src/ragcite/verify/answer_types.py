@@ -82,6 +82,19 @@ def _new_proper_noun(sentence: str, question: str) -> bool:
     return any(t[0].isupper() and t.casefold() not in asked for t in tokens[1:])
 
 
+def type_spans(kind: str, sentence: str) -> list[str]:
+    """The pieces of `sentence` that could answer a question of kind `kind`: durations,
+    dates or amounts as written, capitalised words (past the first) for a person or a
+    place, and role words for a person; empty for yesno/other."""
+    if kind in _PATTERNS:
+        return [m.group(0) for m in _PATTERNS[kind].finditer(sentence)]
+    if kind not in ("person", "place"):
+        return []
+    names = [t for t in re.findall(r"[^\W\d_][\w'’-]*", sentence)[1:] if t[0].isupper()]
+    roles = [m.group(0) for m in _ROLE.finditer(sentence)] if kind == "person" else []
+    return names + roles
+
+
 def holds_type(kind: str, sentence: str, question: str) -> bool:
     """True when `sentence` contains an answer of kind `kind` (always for yesno/other)."""
     if kind in _PATTERNS:

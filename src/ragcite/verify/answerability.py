@@ -11,6 +11,10 @@ very paragraph that is retrieved. This decision is separate from relevance. It r
 * the question-to-sentence similarity, and the margin between the best and next passage;
 * what the quoted sentences add beyond the question's words.
 
+(The close-reading features of `ragcite.verify.reading` were measured as inputs and did
+not help it on validation; two of their signals decline on their own instead, as the
+pipeline's reading check.)
+
 A small learned model (`ragcite.learn`, shipped as `assets/answerability_model.json`,
 rebuilt by `ragcite-train-answerability`) turns them into P(the question is answered);
 below the model's `answer` threshold the pipeline declines with `not_answerable`.
@@ -37,12 +41,12 @@ from ragcite.models import CitedClaim, SourceChunk
 from ragcite.text.stems import stem
 from ragcite.text.words import QUESTION_WORDS, STOPWORDS, content_words
 from ragcite.verify.answer_types import TYPES, expected_type, holds_type
+from ragcite.verify.reading import NEGATION, reading_conflict
 from ragcite.verify.subject import missing_subject
 
 MODEL_FILE = "assets/answerability_model.json"
 RETRAIN = "python -m ragcite.train.answerability"
 _QUESTION_STOPWORDS = STOPWORDS | QUESTION_WORDS
-_NEGATION = re.compile(r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without)\b|n't\b", re.I)
 
 FEATURES: tuple[str, ...] = (
     "quote_cosine",
@@ -97,7 +101,7 @@ def lexical_features(question: str, quotes: list[Quote]) -> dict[str, float]:
     in_passages = set().union(*passages) if passages else set()
     novel = [len(q - asked) / len(q) if q else 0.0 for q in quoted]
     matched = any(holds_type(kind, q, question) for q, _ in quotes)
-    question_negated = bool(_NEGATION.search(question))
+    question_negated = bool(NEGATION.search(question))
     out = {
         "cover_quote": max((_share(asked, q) for q in quoted), default=0.0),
         "cover_passage": _share(asked, in_passages),
@@ -107,7 +111,7 @@ def lexical_features(question: str, quotes: list[Quote]) -> dict[str, float]:
         "type_specific": float(kind not in ("yesno", "other")),
         "type_match": float(matched),
         "negation_mismatch": float(
-            any(question_negated != bool(_NEGATION.search(q)) for q, _ in quotes)
+            any(question_negated != bool(NEGATION.search(q)) for q, _ in quotes)
         ),
         "claims": float(len(quotes)),
     }
@@ -179,8 +183,10 @@ def cited_quotes(claims: list[CitedClaim], chunks: list[SourceChunk]) -> list[Qu
 
 class AnswerabilityGate:
     """The pipeline's answerability decisions: the subject check (`gate.subject_check`,
-    `ragcite.verify.subject`) and the learned check (`gate.answerability`; the model loads
-    on first use). It records its time as `answerability` in the ask's timings."""
+    `ragcite.verify.subject`), the reading check (`gate.reading_check`,
+    `ragcite.verify.reading.reading_conflict`) and the learned check
+    (`gate.answerability`; the model loads on first use). It records its time as
+    `answerability` in the ask's timings."""
 
     def __init__(self, settings: GateSettings, embedder: Embedder) -> None:
         self.settings = settings
@@ -195,8 +201,9 @@ class AnswerabilityGate:
         timings: dict[str, float],
     ) -> str | None:
         """Why the quoted passages do not answer `question`, in words; None when they do
-        (or when both checks are off)."""
-        if not (self.settings.subject_check or self.settings.answerability):
+        (or when every check is off)."""
+        checks = self.settings
+        if not (checks.subject_check or checks.reading_check or checks.answerability):
             return None  # off: the gate and the score decide
         quotes = cited_quotes(claims, chunks)
         if not quotes:
@@ -218,6 +225,10 @@ class AnswerabilityGate:
                     f"Not answered: the documents found do not mention {named}, which the "
                     "question asks about; the closest sources are shown."
                 )
+        if self.settings.reading_check:
+            conflict = reading_conflict(question, quotes)
+            if conflict is not None:
+                return conflict
         if not self.settings.answerability:
             return None
         if self._check is None:

@@ -1,0 +1,165 @@
+"""Reading features: the quoted sentence and its neighbours, read against the question."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragcite.embed.cached import CachedEmbedder
+from ragcite.models import SourceChunk
+from ragcite.verify.answer_types import type_spans
+from ragcite.verify.reading import (
+    READING_FEATURES,
+    quote_window,
+    reading_conflict,
+    reading_features,
+)
+
+RHINE = (
+    "The Rhine is a European river that begins in the Swiss canton of Graubünden and "
+    "empties into the North Sea in the Netherlands. The Rhine flows through the Rhineland "
+    "with its vineyards. The biggest city on the river Rhine is Cologne, Germany with a "
+    "population of more than 1,050,000 people. It is the second-longest river in Central "
+    "and Western Europe (after the Danube), at about 1,230 km (760 mi)."
+)
+LENGTH = "It is the second-longest river in Central and Western Europe (after the Danube)"
+CITY = (
+    "The biggest city on the river Rhine is Cologne, Germany with a population of more "
+    "than 1,050,000 people."
+)
+NORMANS = (
+    "The Norman dynasty had a major political, cultural and military impact on medieval "
+    "Europe and even the Near East. The Normans were famed for their martial spirit. "
+    "The Normans conquered England in 1066 under William."
+)
+
+
+def _chunk(text: str) -> SourceChunk:
+    return SourceChunk(
+        chunk_id="c1",
+        document_id="d",
+        document_title="Rhine",
+        chunk_text=text,
+        char_start=0,
+        char_end=len(text),
+    )
+
+
+def _read(question: str, quote: str, text: str, embedder: CachedEmbedder) -> dict[str, float]:
+    return reading_features(question, [(quote, _chunk(text))], embedder)
+
+
+def test_the_window_is_the_quoted_sentence_and_its_neighbours() -> None:
+    window = quote_window(CITY, _chunk(RHINE))
+    assert window.quoted == [CITY]
+    assert len(window.sentences) == 4 and len(window.window) == 3
+    assert window.window[0].startswith("The Rhine flows") and window.window[2].startswith("It is")
+    # not verbatim: the sentence sharing most words with the quote
+    loose = quote_window("Cologne is the biggest city on the Rhine", _chunk(RHINE))
+    assert loose.quoted == [CITY]
+
+
+def test_every_feature_is_computed(embedder: CachedEmbedder) -> None:
+    features = _read("How long is the Rhine?", LENGTH, RHINE, embedder)
+    assert set(features) == set(READING_FEATURES)
+    assert all(isinstance(v, float) for v in features.values())
+
+
+def test_a_name_held_by_a_distant_sentence_is_counted(embedder: CachedEmbedder) -> None:
+    asked = _read("How long is the Rhine?", LENGTH, RHINE, embedder)
+    joined = _read("How long is the Netherlands?", LENGTH, RHINE, embedder)
+    assert asked["read_names_elsewhere"] == 0.0 and joined["read_names_elsewhere"] == 1.0
+    assert joined["read_unaligned"] > asked["read_unaligned"]
+
+
+def test_words_the_passage_keeps_apart_spread(embedder: CachedEmbedder) -> None:
+    asked = _read("What is the population of Cologne?", CITY, RHINE, embedder)
+    joined = _read("What is the population of the Netherlands?", CITY, RHINE, embedder)
+    assert asked["read_sentence_unaligned"] == 0.0 and asked["read_spread"] == 0.0
+    assert joined["read_sentence_unaligned"] > 0.3 and joined["read_spread"] > 0.3
+
+
+def test_an_opposite_in_the_window_is_read(embedder: CachedEmbedder) -> None:
+    asked = _read("What is the biggest city on the Rhine?", CITY, RHINE, embedder)
+    swapped = _read("What is the smallest city on the Rhine?", CITY, RHINE, embedder)
+    assert asked["read_opposite"] == 0.0 and swapped["read_opposite"] == 1.0
+    assert swapped["read_unaligned"] > 0.0 and asked["read_unaligned"] == 0.0
+
+
+def test_a_changed_word_is_left_unaligned(embedder: CachedEmbedder) -> None:
+    quote = NORMANS.split(". ")[0] + "."
+    kept = _read("What impact did the Normans have on medieval Europe?", quote, NORMANS, embedder)
+    changed = _read("What impact did the Normans have on modern Europe?", quote, NORMANS, embedder)
+    assert kept["read_unaligned"] == 0.0 and kept["read_weakest"] == 1.0
+    assert changed["read_unaligned"] > 0.0 and changed["read_weakest"] < 1.0
+    assert changed["read_opposite"] == 1.0
+
+
+def test_an_answer_that_repeats_the_question(embedder: CachedEmbedder) -> None:
+    quote = "The Normans conquered England in 1066 under William."
+    asked = _read("When did the Normans conquer England?", quote, NORMANS, embedder)
+    repeated = _read("When did the Normans conquer England in 1066?", quote, NORMANS, embedder)
+    assert asked["read_repeats_question"] == 0.0 and repeated["read_repeats_question"] == 1.0
+
+
+def test_the_residual_drops_when_the_sentence_says_what_is_asked(
+    embedder: CachedEmbedder,
+) -> None:
+    said = _read("What is the population of Cologne?", CITY, RHINE, embedder)
+    unsaid = _read("What is the population of the Netherlands?", CITY, RHINE, embedder)
+    assert said["read_residual_drop"] > unsaid["read_residual_drop"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "sentence", "spans"),
+    [
+        ("date", "The Normans conquered England in 1066.", ["1066"]),
+        ("duration", "PII is kept for three years.", ["three years"]),
+        ("person", "The treaty was signed by Rollo and Charles.", ["Rollo", "Charles"]),
+        ("person", "It is approved by the finance director.", ["director"]),
+        ("yesno", "Yes, it is.", []),
+    ],
+)
+def test_type_spans(kind: str, sentence: str, spans: list[str]) -> None:
+    assert type_spans(kind, sentence) == spans
+
+
+def test_a_swapped_modifier_is_counted(embedder: CachedEmbedder) -> None:
+    text = (
+        "A deterministic Turing machine is the most basic Turing machine, which uses a "
+        "fixed set of rules to determine its future actions."
+    )
+    kept = _read("What uses a fixed set of rules to determine its actions?", text, text, embedder)
+    swapped = _read("What uses a flexible set of rules to decide?", text, text, embedder)
+    assert kept["read_swapped_modifier"] == 0.0 and swapped["read_swapped_modifier"] == 1.0
+
+
+def test_a_negated_question_over_a_sentence_that_is_not_conflicts() -> None:
+    text = (
+        "For a precise definition of what it means to solve a problem, a computational model "
+        "such as the deterministic Turing machine is used. It is not the only model."
+    )
+    quote = text.split(". ")[0] + "."
+    chunk = _chunk(text)
+    negated = reading_conflict("What is not used for a precise definition?", [(quote, chunk)])
+    assert negated is not None and '("not")' in negated
+    assert reading_conflict("What is used for a precise definition?", [(quote, chunk)]) is None
+    # the negation in a neighbour sentence does not count: the quoted one answers
+    assert reading_conflict("What is never used?", [(quote, chunk)]) is not None
+    assert reading_conflict("What is not used?", []) is None
+
+
+def test_an_opposite_conflicts_unless_the_question_names_both() -> None:
+    chunk = _chunk(RHINE)
+    smallest = reading_conflict("What is the smallest city on the Rhine?", [(CITY, chunk)])
+    assert smallest is not None and '"smallest"' in smallest and '"biggest"' in smallest
+    assert reading_conflict("What is the biggest city on the Rhine?", [(CITY, chunk)]) is None
+    both = "Is the biggest city on the Rhine the smallest in Germany?"
+    assert reading_conflict(both, [(CITY, chunk)]) is None
+
+
+def test_a_compound_question_conflicts_only_when_every_part_does() -> None:
+    chunk = _chunk(RHINE)
+    compound = "What is the smallest city on the Rhine, and how long is the river?"
+    assert reading_conflict(compound, [(CITY, chunk), (LENGTH, chunk)]) is None
+    both = "What is the smallest city on the Rhine, and what is not its population?"
+    assert reading_conflict(both, [(CITY, chunk)]) is not None
