@@ -3,7 +3,7 @@
     .venv/bin/python bench/answerability_records.py      # once: the records (slow, cached)
     .venv/bin/python bench/answerability_features.py [records.jsonl]
 
-For each feature of `ragcite.verify.reading.READING_FEATURES` (computed here from each
+For each feature of `ragcite.train.reading_features.READING_FEATURES` (computed here from each
 record's question and quotes where the record lacks it): its own AUC (answerable vs not,
 direction-free) on the validation answers the default lets through (relevance floor,
 subject and reading checks), and the validation abstention of the model fitted as the
@@ -32,8 +32,8 @@ from ragcite.train.answerability import (
     xy,
 )
 from ragcite.train.answerability_run import record_quotes
+from ragcite.train.reading_features import READING_FEATURES, reading_features
 from ragcite.verify.answerability import FEATURES
-from ragcite.verify.reading import READING_FEATURES, reading_features
 
 
 def _auc(records: list[dict[str, Any]], feature: str) -> float:

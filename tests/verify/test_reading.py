@@ -1,4 +1,5 @@
-"""Reading features: the quoted sentence and its neighbours, read against the question."""
+"""The reading check and the reading features (measured, not kept): the quoted sentence and
+its neighbours, read against the question."""
 
 from __future__ import annotations
 
@@ -6,12 +7,11 @@ import pytest
 
 from ragcite.embed.cached import CachedEmbedder
 from ragcite.models import SourceChunk
+from ragcite.train.reading_features import READING_FEATURES, reading_features
 from ragcite.verify.answer_types import type_spans
 from ragcite.verify.reading import (
-    READING_FEATURES,
     quote_window,
     reading_conflict,
-    reading_features,
 )
 
 RHINE = (

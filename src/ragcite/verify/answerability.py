@@ -11,7 +11,7 @@ very paragraph that is retrieved. This decision is separate from relevance. It r
 * the question-to-sentence similarity, and the margin between the best and next passage;
 * what the quoted sentences add beyond the question's words.
 
-(The close-reading features of `ragcite.verify.reading` were measured as inputs and did
+(The close-reading features of `ragcite.train.reading_features` were measured as inputs and did
 not help it on validation; two of their signals decline on their own instead, as the
 pipeline's reading check.)
 
