@@ -1,0 +1,289 @@
+"""The embedded store's dense index grows with the store instead of being rebuilt: new
+chunks are added, removed or changed ones masked (chunk_removals), the saved index is
+loaded and caught up by the next process, and rebuilt only when it cannot be trusted.
+HNSW_THRESHOLD is lowered so a few hundred chunks use HNSW (efSearch exceeds their count,
+so its top-k equals a rebuilt index's)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from ragcite.index import sqlite_vectors, vector_index
+from ragcite.index.dense_files import saved_generations, saved_index_path
+from ragcite.index.indexer import store_version
+from ragcite.index.sqlite_db import SQLiteDatabase
+from ragcite.index.sqlite_store import SQLiteStore
+from ragcite.index.sqlite_vectors import DenseIndex
+from ragcite.index.store import SearchFilters
+from ragcite.index.vector_index import VectorIndex
+
+from .conformance.builders import DIMENSION, version
+from .test_large_store_search import clustered
+
+EVERYTHING = SearchFilters()
+QUERIES = clustered(6, seed=99)
+
+
+@pytest.fixture(autouse=True)
+def small_hnsw(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vector_index, "HNSW_THRESHOLD", 100)
+
+
+def add(store: SQLiteStore, doc: str, count: int, seed: int, number: int = 1) -> None:
+    texts = [f"{doc} text {i}" for i in range(count)]
+    store_version(store, version(doc, number, texts, vectors=clustered(count, seed=seed)))
+
+
+def rebuilt_hits(path: Path, queries: npt.NDArray[np.float32]) -> list[list[int]]:
+    """Top 10 of an index built from scratch over the same rows (no saved file used)."""
+    folder = path.parent / "rebuilt"
+    folder.mkdir(exist_ok=True)
+    copy = folder / path.name
+    with sqlite3.connect(path) as source, sqlite3.connect(copy) as target:
+        source.backup(target)
+    dense = DenseIndex(SQLiteDatabase(copy))
+    hits = [[rowid for rowid, _ in dense.search(q, 10, EVERYTHING)] for q in queries]
+    assert dense.builds == 1
+    shutil.rmtree(folder)
+    return hits
+
+
+def assert_like_a_rebuild(dense: DenseIndex, path: Path) -> None:
+    found = [[rowid for rowid, _ in dense.search(q, 10, EVERYTHING)] for q in QUERIES]
+    assert found == rebuilt_hits(path, QUERIES)
+
+
+def stored_rowids(path: Path) -> set[int]:
+    with sqlite3.connect(path) as db:
+        return {row[0] for row in db.execute("SELECT rowid FROM chunks")}
+
+
+def test_add_supersede_erase_and_reingest_match_a_rebuilt_index(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path, dimension=DIMENSION)
+    add(store, "alpha", 300, seed=1)
+    dense = DenseIndex(SQLiteDatabase(path))
+    dense.search(QUERIES[0], 10, EVERYTHING)
+    assert dense.builds == 1 and dense._index is not None and not dense._index.exact
+    add(store, "beta", 40, seed=2)  # added
+    assert_like_a_rebuild(dense, path)
+    add(store, "alpha", 30, seed=3, number=2)  # a new version supersedes the old one
+    assert_like_a_rebuild(dense, path)
+    add(store, "gamma", 20, seed=4)
+    add(store, "gamma", 20, seed=5)  # the same version again, new content: replaced
+    assert_like_a_rebuild(dense, path)
+    with sqlite3.connect(path) as db:
+        beta = [row[0] for row in db.execute("SELECT rowid FROM chunks WHERE document_id='beta'")]
+        beta_vectors = clustered(40, seed=2)
+    store.erase_document("beta", erased_by="test")
+    assert_like_a_rebuild(dense, path)
+    for query in beta_vectors[:5]:  # the erased chunks' own vectors: never returned
+        hits = {rowid for rowid, _ in dense.search(query, 50, EVERYTHING)}
+        assert hits and not hits & set(beta) and hits <= stored_rowids(path)
+    assert dense.builds == 1
+
+
+def test_a_changed_vector_is_removed_and_added_again(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path, dimension=DIMENSION)
+    add(store, "alpha", 200, seed=1)
+    dense = DenseIndex(SQLiteDatabase(path))
+    dense.search(QUERIES[0], 10, EVERYTHING)
+    moved = clustered(1, seed=42)[0]
+    with sqlite3.connect(path) as db:  # as re-embedding would write it
+        db.execute("UPDATE chunks SET vector = ? WHERE rowid = 7", (moved.tobytes(),))
+        db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'")
+    top = dense.search(moved, 1, EVERYTHING)
+    assert top[0][0] == 7 and top[0][1] == pytest.approx(1.0, abs=1e-3)
+    assert_like_a_rebuild(dense, path)
+    assert dense.builds == 1
+
+
+def test_reused_rowids_are_read_again(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path, dimension=DIMENSION)
+    add(store, "alpha", 200, seed=1)
+    add(store, "beta", 10, seed=2)
+    dense = DenseIndex(SQLiteDatabase(path))
+    dense.search(QUERIES[0], 10, EVERYTHING)
+    before = stored_rowids(path)
+    store.erase_document("beta", erased_by="test")
+    add(store, "gamma", 10, seed=3)  # SQLite hands out beta's rowids again
+    assert stored_rowids(path) == before
+    assert_like_a_rebuild(dense, path)
+    gamma = clustered(10, seed=3)
+    assert dense.search(gamma[4], 1, EVERYTHING)[0][1] == pytest.approx(1.0, abs=1e-3)
+    assert dense.builds == 1
+
+
+def test_the_next_process_loads_the_saved_index_and_catches_up(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path, dimension=DIMENSION)
+    add(store, "alpha", 300, seed=1)
+    first = DenseIndex(SQLiteDatabase(path))
+    first.search(QUERIES[0], 10, EVERYTHING)
+    saved = saved_index_path(path, saved_generations(path)[0])
+    written = saved.stat().st_mtime_ns
+    add(store, "beta", 30, seed=2)
+    other = SQLiteStore(path, dimension=DIMENSION)  # another writer, its own connection
+    add(other, "gamma", 30, seed=3)
+    second = DenseIndex(SQLiteDatabase(path))
+    assert_like_a_rebuild(second, path)
+    assert second.builds == 0 and saved.stat().st_mtime_ns == written
+    assert second._index is not None and second._index.size == 360
+
+
+def test_a_removal_or_enough_new_vectors_rewrite_the_saved_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sqlite_vectors, "SAVE_AFTER", 50)
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path, dimension=DIMENSION)
+    add(store, "alpha", 300, seed=1)
+    add(store, "beta", 20, seed=2)
+    dense = DenseIndex(SQLiteDatabase(path))
+    dense.search(QUERIES[0], 10, EVERYTHING)
+    built = saved_generations(path)
+    add(store, "gamma", 30, seed=3)  # 30 < SAVE_AFTER: not rewritten
+    dense.search(QUERIES[0], 10, EVERYTHING)
+    dense.close()
+    assert saved_generations(path) == built
+    add(store, "delta", 30, seed=4)  # 60 since the last save
+    dense.search(QUERIES[0], 10, EVERYTHING)
+    dense.close()
+    assert saved_generations(path) == [dense.generation]
+    store.erase_document("beta", erased_by="test")
+    dense.search(QUERIES[0], 10, EVERYTHING)
+    dense.close()
+    generation = saved_generations(path)
+    assert generation == [dense.generation]
+    state = json.loads(Path(f"{saved_index_path(path, generation[0])}.json").read_text())
+    assert state["removal_seq"] == 20 and state["generation"] == dense.generation
+    reopened = DenseIndex(SQLiteDatabase(path))
+    assert_like_a_rebuild(reopened, path)
+    assert reopened.builds == 0 and reopened._index is not None
+    assert int(reopened._index.dead.sum()) == 20
+
+
+def test_a_file_of_the_older_layout_is_used_and_upgraded(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path, dimension=DIMENSION)
+    add(store, "alpha", 300, seed=1)
+    DenseIndex(SQLiteDatabase(path)).search(QUERIES[0], 10, EVERYTHING)
+    saved = saved_index_path(path, saved_generations(path)[0])
+    for suffix in (".json", ".dead.npy"):  # as the code before removals were logged wrote it
+        Path(f"{saved}{suffix}").unlink()
+    dense = DenseIndex(SQLiteDatabase(path))
+    assert_like_a_rebuild(dense, path)
+    assert dense.builds == 0 and Path(f"{saved}.json").exists()
+    add(store, "beta", 10, seed=2)
+    assert_like_a_rebuild(DenseIndex(SQLiteDatabase(path)), path)
+
+
+def test_an_older_layout_file_of_an_earlier_generation_is_not_trusted(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path, dimension=DIMENSION)
+    add(store, "alpha", 300, seed=1)
+    DenseIndex(SQLiteDatabase(path)).search(QUERIES[0], 10, EVERYTHING)
+    saved = saved_index_path(path, saved_generations(path)[0])
+    for suffix in (".json", ".dead.npy"):
+        Path(f"{saved}{suffix}").unlink()
+    add(store, "beta", 10, seed=2)  # the rows moved on: what else changed is not known
+    dense = DenseIndex(SQLiteDatabase(path))
+    assert_like_a_rebuild(dense, path)
+    assert dense.builds == 1
+
+
+@pytest.mark.parametrize("damaged", [".faiss", ".faiss.ids.npy", ".faiss.json"])
+def test_a_damaged_file_is_rebuilt_with_a_one_line_warning(
+    tmp_path: Path, damaged: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path, dimension=DIMENSION)
+    add(store, "alpha", 300, seed=1)
+    DenseIndex(SQLiteDatabase(path)).search(QUERIES[0], 10, EVERYTHING)
+    generation = saved_generations(path)[0]
+    Path(f"{path}.dense-g{generation}{damaged}").write_bytes(b"\x00not an index")
+    with caplog.at_level(logging.WARNING):
+        dense = DenseIndex(SQLiteDatabase(path))
+        assert_like_a_rebuild(dense, path)
+    assert dense.builds == 1
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "damaged" in warnings[0] and "\n" not in warnings[0]
+    assert not caplog.records[0].exc_info
+
+
+def test_a_file_from_another_store_is_not_applied(tmp_path: Path) -> None:
+    mine, theirs = tmp_path / "mine.db", tmp_path / "theirs.db"
+    for path, seed in ((mine, 1), (theirs, 2)):  # the same shape, other vectors
+        add(SQLiteStore(path, dimension=DIMENSION), "alpha", 300, seed=seed)
+        DenseIndex(SQLiteDatabase(path)).search(QUERIES[0], 10, EVERYTHING)
+    generation = saved_generations(mine)[0]
+    assert saved_generations(theirs) == [generation]
+    source, target = saved_index_path(theirs, generation), saved_index_path(mine, generation)
+    for suffix in ("", ".ids.npy", ".dead.npy", ".json"):
+        shutil.copyfile(f"{source}{suffix}", f"{target}{suffix}")
+    dense = DenseIndex(SQLiteDatabase(mine))
+    assert_like_a_rebuild(dense, mine)
+    assert dense.builds == 1
+
+
+def test_more_than_a_fifth_removed_rebuilds(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path, dimension=DIMENSION)
+    add(store, "alpha", 300, seed=1)
+    add(store, "beta", 50, seed=2)
+    dense = DenseIndex(SQLiteDatabase(path))
+    dense.search(QUERIES[0], 10, EVERYTHING)
+    store.erase_document("beta", erased_by="test")  # 50 / 350: masked
+    dense.search(QUERIES[0], 10, EVERYTHING)
+    assert dense.builds == 1
+    add(store, "gamma", 40, seed=3)  # beta's rowids again, at new positions
+    dense.search(QUERIES[0], 10, EVERYTHING)
+    store.erase_document("gamma", erased_by="test")  # 90 / 390: rebuilt
+    assert_like_a_rebuild(dense, path)
+    assert dense.builds == 2 and dense._index is not None
+    assert dense._index.size == 300 and not dense._index.dead.any()
+
+
+def test_an_exact_index_that_grows_past_the_threshold_becomes_hnsw(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path, dimension=DIMENSION)
+    add(store, "alpha", 60, seed=1)
+    dense = DenseIndex(SQLiteDatabase(path))
+    dense.search(QUERIES[0], 10, EVERYTHING)
+    assert dense._index is not None and dense._index.exact
+    add(store, "beta", 20, seed=2)
+    assert_like_a_rebuild(dense, path)
+    assert dense.builds == 1 and dense._index.exact and not saved_generations(path)
+    add(store, "gamma", 30, seed=3)
+    assert_like_a_rebuild(dense, path)
+    assert dense.builds == 2 and not dense._index.exact and saved_generations(path)
+
+
+def test_vector_index_masks_removed_rowids_and_keeps_the_mask_on_disk(tmp_path: Path) -> None:
+    vectors = clustered(400)
+    ids = np.arange(1, 401, dtype=np.int64)
+    index = VectorIndex(DIMENSION, ids, vectors)
+    assert index.remove(np.array([5, 6, 999])) == 2
+    assert 5 not in {r for r, _ in index.search(vectors[4], 20)}
+    index.add(np.array([5]), vectors[100:101])  # rowid 5 again, with another vector
+    assert index.search(vectors[100], 2)[0][1] == pytest.approx(1.0, abs=1e-3)
+    assert {r for r, _ in index.search(vectors[100], 2)} == {5, 101}
+    assert index.search(vectors[4], 5, np.array([5, 6, 7])) == index.search(
+        vectors[4], 5, np.array([5, 7])
+    )
+    with pytest.raises(ValueError, match="already live"):
+        index.add(np.array([7]), vectors[:1])
+    index.save(tmp_path / "i.faiss")
+    loaded = VectorIndex.load(tmp_path / "i.faiss")
+    assert loaded.live == 399 and loaded.size == 401 and loaded.max_rowid == 400
+    assert loaded.search(vectors[4], 20) == index.search(vectors[4], 20)
