@@ -10,6 +10,8 @@ import json
 import logging
 import shutil
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +19,7 @@ import numpy.typing as npt
 import pytest
 
 from ragcite.index import sqlite_vectors, vector_index
+from ragcite.index.dense_changes import store_state, vector_pages
 from ragcite.index.dense_files import saved_generations, saved_index_path
 from ragcite.index.indexer import store_version
 from ragcite.index.sqlite_db import SQLiteDatabase
@@ -202,16 +205,24 @@ def test_an_older_layout_file_of_an_earlier_generation_is_not_trusted(tmp_path: 
     assert dense.builds == 1
 
 
-@pytest.mark.parametrize("damaged", [".faiss", ".faiss.ids.npy", ".faiss.json"])
+@pytest.mark.parametrize(
+    ("damaged", "content"),
+    [
+        (".faiss", b"\x00not an index"),
+        (".faiss.ids.npy", b"\x00not an array"),
+        (".faiss.json", b"\x00not json"),
+        (".faiss.json", b'{"store_id": 7, "removal_seq": "0", "generation": 1}'),
+    ],
+)
 def test_a_damaged_file_is_rebuilt_with_a_one_line_warning(
-    tmp_path: Path, damaged: str, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, damaged: str, content: bytes, caplog: pytest.LogCaptureFixture
 ) -> None:
     path = tmp_path / "s.db"
     store = SQLiteStore(path, dimension=DIMENSION)
     add(store, "alpha", 300, seed=1)
     DenseIndex(SQLiteDatabase(path)).search(QUERIES[0], 10, EVERYTHING)
     generation = saved_generations(path)[0]
-    Path(f"{path}.dense-g{generation}{damaged}").write_bytes(b"\x00not an index")
+    Path(f"{path}.dense-g{generation}{damaged}").write_bytes(content)
     with caplog.at_level(logging.WARNING):
         dense = DenseIndex(SQLiteDatabase(path))
         assert_like_a_rebuild(dense, path)
@@ -287,3 +298,46 @@ def test_vector_index_masks_removed_rowids_and_keeps_the_mask_on_disk(tmp_path: 
     loaded = VectorIndex.load(tmp_path / "i.faiss")
     assert loaded.live == 399 and loaded.size == 401 and loaded.max_rowid == 400
     assert loaded.search(vectors[4], 20) == index.search(vectors[4], 20)
+
+
+def test_a_snapshot_sees_one_state_while_another_connection_writes(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path, dimension=DIMENSION)
+    add(store, "alpha", 20, seed=1)
+    db = SQLiteDatabase(path)
+    with db.snapshot():
+        before = store_state(db)
+        add(SQLiteStore(path, dimension=DIMENSION), "beta", 5, seed=2)
+        assert store_state(db) == before
+        assert sum(len(ids) for ids, _ in vector_pages(db, 0, DIMENSION)) == 20
+    after = store_state(db)
+    assert after.count == 25 and after.generation == before.generation + 1
+
+
+CHILD = """
+import json, sys
+import numpy as np
+from ragcite.index.sqlite_db import SQLiteDatabase
+from ragcite.index.sqlite_vectors import DenseIndex
+from ragcite.index.store import SearchFilters
+dense = DenseIndex(SQLiteDatabase(sys.argv[1]))
+query = np.frombuffer(bytes.fromhex(sys.argv[2]), dtype=np.float32)
+hits = [rowid for rowid, _ in dense.search(query, 10, SearchFilters())]
+print(json.dumps({"builds": dense.builds, "hits": hits}))
+"""
+
+
+def test_another_process_loads_the_saved_index_and_catches_up(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path, dimension=DIMENSION)
+    add(store, "alpha", 300, seed=1)
+    DenseIndex(SQLiteDatabase(path)).search(QUERIES[0], 10, EVERYTHING)
+    add(store, "beta", 30, seed=2)
+    child = subprocess.run(
+        [sys.executable, "-c", CHILD, str(path), QUERIES[1].tobytes().hex()],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found = json.loads(child.stdout.strip().splitlines()[-1])
+    assert found == {"builds": 0, "hits": rebuilt_hits(path, QUERIES[1:2])[0]}
