@@ -51,7 +51,7 @@ from ingest_ask import clear_vector_caches, machine
 from ragcite.config import load_settings
 from ragcite.embed.minilm import MiniLMEmbedder
 from ragcite.index.dense_changes import store_state, vector_pages
-from ragcite.index.dense_files import saved_index_path
+from ragcite.index.dense_files import legacy_index_path
 from ragcite.index.indexer import store_version
 from ragcite.index.sentence_vectors import encode_sentence_vectors
 from ragcite.index.sqlite_db import SQLiteDatabase
@@ -178,7 +178,7 @@ class IndexBuilder:
             size,
             size,
         )
-        saved = saved_index_path(db.path, db.generation())
+        saved = legacy_index_path(db.path, db.generation())  # loaded and upgraded
         assert self.index is not None
         self.index.save(saved)
         db.close()

@@ -20,7 +20,7 @@ import pytest
 
 from ragcite.index import sqlite_vectors, vector_index
 from ragcite.index.dense_changes import store_state, vector_pages
-from ragcite.index.dense_files import saved_generations, saved_index_path
+from ragcite.index.dense_files import legacy_index_path, saved_generations, state_path
 from ragcite.index.indexer import store_version
 from ragcite.index.sqlite_db import SQLiteDatabase
 from ragcite.index.sqlite_store import SQLiteStore
@@ -62,6 +62,24 @@ def rebuilt_hits(path: Path, queries: npt.NDArray[np.float32]) -> list[list[int]
 def assert_like_a_rebuild(dense: DenseIndex, path: Path) -> None:
     found = [[rowid for rowid, _ in dense.search(q, 10, EVERYTHING)] for q in QUERIES]
     assert found == rebuilt_hits(path, QUERIES)
+
+
+def saved_index(path: Path) -> Path:
+    """The index file the newest saved `.json` beside the store names."""
+    pointer = state_path(path, saved_generations(path)[0])
+    return path.with_name(json.loads(pointer.read_text())["index"])
+
+
+def as_older_layout(path: Path) -> Path:
+    """Turn the newest save into what the code before removals were logged wrote: the
+    index and its rowids under the generation's name, no dead mask, no `.json`."""
+    generation = saved_generations(path)[0]
+    index, legacy = saved_index(path), legacy_index_path(path, generation)
+    index.rename(legacy)
+    Path(f"{index}.ids.npy").rename(f"{legacy}.ids.npy")
+    Path(f"{index}.dead.npy").unlink()
+    state_path(path, generation).unlink()
+    return legacy
 
 
 def stored_rowids(path: Path) -> set[int]:
@@ -133,7 +151,7 @@ def test_the_next_process_loads_the_saved_index_and_catches_up(tmp_path: Path) -
     add(store, "alpha", 300, seed=1)
     first = DenseIndex(SQLiteDatabase(path))
     first.search(QUERIES[0], 10, EVERYTHING)
-    saved = saved_index_path(path, saved_generations(path)[0])
+    saved = saved_index(path)
     written = saved.stat().st_mtime_ns
     add(store, "beta", 30, seed=2)
     other = SQLiteStore(path, dimension=DIMENSION)  # another writer, its own connection
@@ -168,7 +186,7 @@ def test_a_removal_or_enough_new_vectors_rewrite_the_saved_index(
     dense.close()
     generation = saved_generations(path)
     assert generation == [dense.generation]
-    state = json.loads(Path(f"{saved_index_path(path, generation[0])}.json").read_text())
+    state = json.loads(state_path(path, generation[0]).read_text())
     assert state["removal_seq"] == 20 and state["generation"] == dense.generation
     reopened = DenseIndex(SQLiteDatabase(path))
     assert_like_a_rebuild(reopened, path)
@@ -181,12 +199,10 @@ def test_a_file_of_the_older_layout_is_used_and_upgraded(tmp_path: Path) -> None
     store = SQLiteStore(path, dimension=DIMENSION)
     add(store, "alpha", 300, seed=1)
     DenseIndex(SQLiteDatabase(path)).search(QUERIES[0], 10, EVERYTHING)
-    saved = saved_index_path(path, saved_generations(path)[0])
-    for suffix in (".json", ".dead.npy"):  # as the code before removals were logged wrote it
-        Path(f"{saved}{suffix}").unlink()
+    legacy = as_older_layout(path)
     dense = DenseIndex(SQLiteDatabase(path))
     assert_like_a_rebuild(dense, path)
-    assert dense.builds == 0 and Path(f"{saved}.json").exists()
+    assert dense.builds == 0 and saved_index(path) == legacy
     add(store, "beta", 10, seed=2)
     assert_like_a_rebuild(DenseIndex(SQLiteDatabase(path)), path)
 
@@ -196,9 +212,7 @@ def test_an_older_layout_file_of_an_earlier_generation_is_not_trusted(tmp_path: 
     store = SQLiteStore(path, dimension=DIMENSION)
     add(store, "alpha", 300, seed=1)
     DenseIndex(SQLiteDatabase(path)).search(QUERIES[0], 10, EVERYTHING)
-    saved = saved_index_path(path, saved_generations(path)[0])
-    for suffix in (".json", ".dead.npy"):
-        Path(f"{saved}{suffix}").unlink()
+    as_older_layout(path)
     add(store, "beta", 10, seed=2)  # the rows moved on: what else changed is not known
     dense = DenseIndex(SQLiteDatabase(path))
     assert_like_a_rebuild(dense, path)
@@ -208,10 +222,10 @@ def test_an_older_layout_file_of_an_earlier_generation_is_not_trusted(tmp_path: 
 @pytest.mark.parametrize(
     ("damaged", "content"),
     [
-        (".faiss", b"\x00not an index"),
-        (".faiss.ids.npy", b"\x00not an array"),
-        (".faiss.json", b"\x00not json"),
-        (".faiss.json", b'{"store_id": 7, "removal_seq": "0", "generation": 1}'),
+        ("", b"\x00not an index"),
+        (".ids.npy", b"\x00not an array"),
+        ("json", b"\x00not json"),
+        ("json", b'{"store_id": 7, "removal_seq": "0", "generation": 1, "index": "x"}'),
     ],
 )
 def test_a_damaged_file_is_rebuilt_with_a_one_line_warning(
@@ -221,8 +235,9 @@ def test_a_damaged_file_is_rebuilt_with_a_one_line_warning(
     store = SQLiteStore(path, dimension=DIMENSION)
     add(store, "alpha", 300, seed=1)
     DenseIndex(SQLiteDatabase(path)).search(QUERIES[0], 10, EVERYTHING)
-    generation = saved_generations(path)[0]
-    Path(f"{path}.dense-g{generation}{damaged}").write_bytes(content)
+    pointer = state_path(path, saved_generations(path)[0])
+    target = pointer if damaged == "json" else Path(f"{saved_index(path)}{damaged}")
+    target.write_bytes(content)
     with caplog.at_level(logging.WARNING):
         dense = DenseIndex(SQLiteDatabase(path))
         assert_like_a_rebuild(dense, path)
@@ -239,9 +254,11 @@ def test_a_file_from_another_store_is_not_applied(tmp_path: Path) -> None:
         DenseIndex(SQLiteDatabase(path)).search(QUERIES[0], 10, EVERYTHING)
     generation = saved_generations(mine)[0]
     assert saved_generations(theirs) == [generation]
-    source, target = saved_index_path(theirs, generation), saved_index_path(mine, generation)
-    for suffix in ("", ".ids.npy", ".dead.npy", ".json"):
-        shutil.copyfile(f"{source}{suffix}", f"{target}{suffix}")
+    copied = saved_index(mine).with_name(saved_index(theirs).name.replace("theirs", "mine"))
+    for suffix in ("", ".ids.npy", ".dead.npy"):
+        shutil.copyfile(f"{saved_index(theirs)}{suffix}", f"{copied}{suffix}")
+    state = json.loads(state_path(theirs, generation).read_text()) | {"index": copied.name}
+    state_path(mine, generation).write_text(json.dumps(state))
     dense = DenseIndex(SQLiteDatabase(mine))
     assert_like_a_rebuild(dense, mine)
     assert dense.builds == 1
@@ -341,3 +358,25 @@ def test_another_process_loads_the_saved_index_and_catches_up(tmp_path: Path) ->
     )
     found = json.loads(child.stdout.strip().splitlines()[-1])
     assert found == {"builds": 0, "hits": rebuilt_hits(path, QUERIES[1:2])[0]}
+
+
+def test_two_saves_of_one_generation_never_mix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sqlite_vectors, "SAVE_AFTER", 10)
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path, dimension=DIMENSION)
+    add(store, "alpha", 300, seed=1)
+    DenseIndex(SQLiteDatabase(path)).search(QUERIES[0], 10, EVERYTHING)
+    first, second = DenseIndex(SQLiteDatabase(path)), DenseIndex(SQLiteDatabase(path))
+    second.search(QUERIES[0], 10, EVERYTHING)  # loaded before the next write
+    add(store, "beta", 20, seed=2)
+    first.search(QUERIES[0], 10, EVERYTHING)  # loads, then catches up on its own
+    second.search(QUERIES[0], 10, EVERYTHING)
+    first.close()
+    second.close()
+    assert saved_generations(path) == [first.generation]
+    assert len(list(tmp_path.glob("s.db.dense-g*.faiss"))) == 2  # one per save, each whole
+    third = DenseIndex(SQLiteDatabase(path))
+    assert_like_a_rebuild(third, path)
+    assert third.builds == 0 and third._index is not None and third._index.size == 320

@@ -1,12 +1,14 @@
 """Dense search for the embedded store: a faiss index that follows the stored vectors.
 
 When the store's generation moves (this process or another wrote), the index catches up
-with the rows instead of being rebuilt: in one read transaction it adds the vectors of
-rowids above the largest it holds and masks the rowids logged in `chunk_removals` since
-the last removal it applied (a changed vector: masked, then added again). It is rebuilt
-from every row only when it cannot catch up: no usable file, another store's file
+with the rows instead of being rebuilt: in one read transaction (a snapshot, so the
+generation and the rows agree while another process writes) it masks the rowids logged
+in `chunk_removals` since the last removal it applied, reads again those of them that
+still exist (a changed vector, or a rowid SQLite handed out again), and adds the rows
+above the largest rowid it still searches. It is rebuilt from every row only when it
+cannot catch up: no usable file (a damaged one: a one-line warning), another store's file
 (`store_id`), another vector length, more than `MAX_DEAD_SHARE` of its positions masked,
-rows it cannot account for, or an exact index grown past `HNSW_THRESHOLD`.
+a count of rows it cannot account for, or an exact index grown past `HNSW_THRESHOLD`.
 
 An HNSW index (large stores: vector_index.py) is also kept beside the store file
 (dense_files.py), so the next process loads it and catches up in seconds instead of
@@ -39,10 +41,11 @@ from ragcite.index.dense_changes import (
 from ragcite.index.dense_files import (
     DamagedIndexFile,
     IndexState,
+    MissingIndexFile,
+    legacy_index_path,
     read_index,
     remove_saved,
     saved_generations,
-    saved_index_path,
     write_index,
     write_state,
 )
@@ -150,25 +153,31 @@ class DenseIndex:
         """The newest saved index this store can catch up from (None: none fits)."""
         if not self._on_disk:
             return None
-        for generation in saved_generations(self._db.path):
-            if generation > store.generation:
-                continue
-            path = saved_index_path(self._db.path, generation)
+        for _ in range(3):  # another process may remove files as it saves newer ones
             try:
-                index, state = read_index(path)
+                return self._load_newest(store)
+            except MissingIndexFile:
+                continue
             except DamagedIndexFile as exc:
                 log.warning("the saved dense index is damaged (%s); rebuilding it", exc)
                 return None
-            if state is None:  # the older layout: usable only as it stands
-                if not _matches_exactly(index, generation, store):
-                    return None
-                state = IndexState(store.store_id, store.removal_seq, store.generation)
-                with contextlib.suppress(OSError):  # upgraded in memory all the same
-                    write_state(path, state)
-            self._state = state
-            self._unsaved, self._unsaved_removals = 0, False
-            return index
         return None
+
+    def _load_newest(self, store: StoreState) -> VectorIndex | None:
+        generations = [g for g in saved_generations(self._db.path) if g <= store.generation]
+        if not generations:
+            return None
+        generation = generations[0]
+        index, state = read_index(self._db.path, generation)
+        if state is None:  # the older layout: usable only as it stands
+            if not _matches_exactly(index, generation, store):
+                return None
+            state = IndexState(store.store_id, store.removal_seq, store.generation)
+            with contextlib.suppress(OSError):  # upgraded in memory all the same
+                write_state(self._db.path, legacy_index_path(self._db.path, generation), state)
+        self._state = state
+        self._unsaved, self._unsaved_removals = 0, False
+        return index
 
     def _catch_up(self, index: VectorIndex, store: StoreState) -> bool:
         """Bring `index` up to `store` in place; False when it has to be rebuilt instead."""
