@@ -10,8 +10,11 @@ once (loads the saved index), then `--docs` times: ingest one new document (8 re
 passages from bench/corpora.py that the store does not hold, embedded for real) and ask
 the next question; that ask is the one that must bring the dense index up to the new
 rows (a full rebuild on main, a catch-up now). A second fresh process then reopens the
-grown store and asks once (the saved index loaded and caught up, or rebuilt). Prints the
-medians per variant and the ratio before / after; results go to stdout only.
+grown store and asks once (the saved index loaded and caught up, or rebuilt). With
+`--erase N`, the first process then erases N of the store's documents (1,000 chunks each:
+masked now, a rebuild on main), asks again and measures the dense index's recall@10
+against exact search over the rows left. Prints the medians per variant and the ratio
+before / after; results go to stdout only.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import argparse
 import json
 import os
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -27,6 +31,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -53,10 +59,12 @@ def questions(limit: int) -> list[str]:
     return out
 
 
-def grow(path: Path, docs: int, folder: Path) -> dict[str, Any]:
-    """In the measuring process: the first ask, then `docs` rounds of ingest + next ask."""
+def grow(path: Path, docs: int, erase: int, folder: Path) -> dict[str, Any]:
+    """In the measuring process: the first ask, then `docs` rounds of ingest + next ask,
+    then (with `erase`) erasing that many of the store's documents and the next ask, and
+    the dense index's recall@10 against exact search over the rows left."""
     rag = Ragcite.open(load_settings(store=path, overrides={"cache.enabled": False}))
-    asked = questions(docs + 6)
+    asked = questions(docs + 21)
     started = time.perf_counter()
     rag.ask(asked[0])
     first_ask = time.perf_counter() - started
@@ -74,15 +82,18 @@ def grow(path: Path, docs: int, folder: Path) -> dict[str, Any]:
         t2 = time.perf_counter()
         ingest_s.append(t1 - t0)
         next_ask_s.append(t2 - t1)
+    result: dict[str, Any] = {}
     steady = []
-    for question in asked[docs + 1 :]:
+    for question in asked[docs + 1 : docs + 6]:
         clear_vector_caches(rag)
         t0 = time.perf_counter()
         rag.ask(question)
         steady.append((time.perf_counter() - t0) * 1000)
+    if erase:
+        result |= erase_and_recall(rag, erase, asked)
     dense = rag.store._dense  # type: ignore[attr-defined]
     rounds = [i + a for i, a in zip(ingest_s, next_ask_s, strict=True)]
-    result = {
+    result |= {
         "first_ask_s": round(first_ask, 2),
         "ingest_s": [round(s, 2) for s in ingest_s],
         "next_ask_s": [round(s, 2) for s in next_ask_s],
@@ -96,6 +107,44 @@ def grow(path: Path, docs: int, folder: Path) -> dict[str, Any]:
     return result
 
 
+def erase_and_recall(rag: Ragcite, erase: int, asked: list[str]) -> dict[str, Any]:
+    """Erase `erase` of bench/scale.py's documents (`doc-1`, `doc-2`, ...: 1,000 chunks
+    each; `doc-0` holds the passages the questions are about), ask once, then recall@10
+    of the dense index against exact search (NumPy over every row left)."""
+    started = time.perf_counter()
+    for number in range(1, erase + 1):
+        rag.store.erase_document(f"doc-{number}", erased_by="bench")
+    erased = time.perf_counter()
+    rag.ask(asked[-1])
+    asked_after = time.perf_counter()
+    queries = rag.embedder.inner.embed(asked)  # type: ignore[attr-defined]
+    index = rag.store._dense._index  # type: ignore[attr-defined]
+    best_ids = np.full((len(asked), 10), -1, dtype=np.int64)
+    best = np.full((len(asked), 10), -np.inf, dtype=np.float32)
+    with sqlite3.connect(rag.store.path) as db:  # type: ignore[attr-defined]
+        rows = db.execute("SELECT rowid, vector FROM chunks ORDER BY rowid").fetchall()
+    for start in range(0, len(rows), 20_000):
+        page = rows[start : start + 20_000]
+        ids = np.array([r[0] for r in page], dtype=np.int64)
+        matrix = np.frombuffer(b"".join(r[1] for r in page), dtype=np.float32)
+        scores = np.concatenate([best, queries @ matrix.reshape(len(page), -1).T], axis=1)
+        candidates = np.concatenate([best_ids, np.broadcast_to(ids, (len(asked), len(ids)))], 1)
+        top = np.argsort(-scores, axis=1)[:, :10]
+        best = np.take_along_axis(scores, top, axis=1)
+        best_ids = np.take_along_axis(candidates, top, axis=1)
+    hits = sum(
+        len(set(best_ids[q].tolist()) & {rowid for rowid, _ in index.search(queries[q], 10)})
+        for q in range(len(asked))
+    )
+    return {
+        "erased_chunks": erase * 1000,
+        "erase_s": round(erased - started, 2),
+        "ask_after_erase_s": round(asked_after - erased, 2),
+        "hnsw_recall_at_10_after": round(hits / (10 * len(asked)), 3),
+        "dead_share": round(float(getattr(index, "dead_share", lambda: 0.0)()), 3),
+    }
+
+
 def reopen(path: Path) -> dict[str, Any]:
     """In a second measuring process: open the grown store and ask once."""
     rag = Ragcite.open(load_settings(store=path, overrides={"cache.enabled": False}))
@@ -107,7 +156,7 @@ def reopen(path: Path) -> dict[str, Any]:
     return {"reopen_first_ask_s": round(seconds, 2), "reopen_dense_builds": builds}
 
 
-def run_variant(store: Path, label: str, src: Path, docs: int) -> dict[str, Any]:
+def run_variant(store: Path, label: str, src: Path, docs: int, erase: int) -> dict[str, Any]:
     """Copy the store and its index files, then measure `src`'s ragcite on the copy."""
     folder = Path(tempfile.mkdtemp(prefix=f"growth-{label}-", dir=store.parent))
     try:
@@ -117,7 +166,8 @@ def run_variant(store: Path, label: str, src: Path, docs: int) -> dict[str, Any]
         copy = folder / store.name
         env = os.environ | {"PYTHONPATH": str(src.resolve())}
         row: dict[str, Any] = {"variant": label, "src": str(src)}
-        for mode in (["--grow", str(copy), "--docs", str(docs)], ["--reopen", str(copy)]):
+        grown = ["--grow", str(copy), "--docs", str(docs), "--erase", str(erase)]
+        for mode in (grown, ["--reopen", str(copy)]):
             child = subprocess.run(
                 [sys.executable, __file__, *mode], capture_output=True, text=True, env=env
             )
@@ -136,12 +186,17 @@ def main() -> None:
         "--variant", action="append", default=[], help="LABEL=SRC: ragcite from SRC"
     )
     parser.add_argument("--docs", type=int, default=3)
+    parser.add_argument("--erase", type=int, default=0, help="documents of 1,000 chunks")
     parser.add_argument("--grow", type=Path, help=argparse.SUPPRESS)  # the child processes
     parser.add_argument("--reopen", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.grow or args.reopen:
         with tempfile.TemporaryDirectory() as tmp:
-            found = grow(args.grow, args.docs, Path(tmp)) if args.grow else reopen(args.reopen)
+            found = (
+                grow(args.grow, args.docs, args.erase, Path(tmp))
+                if args.grow
+                else reopen(args.reopen)
+            )
         print(json.dumps(found))
         return
     if args.store is None or not args.variant:
@@ -150,7 +205,7 @@ def main() -> None:
     rows = []
     for variant in args.variant:
         label, _, src = variant.partition("=")
-        rows.append(run_variant(args.store, label, Path(src or "src"), args.docs))
+        rows.append(run_variant(args.store, label, Path(src or "src"), args.docs, args.erase))
         print(f"[{label}] {json.dumps(rows[-1])}", flush=True)
     print(f"[machine] {machine()}")
     if len(rows) == 2:
