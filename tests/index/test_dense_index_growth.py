@@ -380,3 +380,21 @@ def test_two_saves_of_one_generation_never_mix(
     third = DenseIndex(SQLiteDatabase(path))
     assert_like_a_rebuild(third, path)
     assert third.builds == 0 and third._index is not None and third._index.size == 320
+
+
+def test_an_erased_chunks_vector_leaves_the_saved_index(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path, dimension=DIMENSION)
+    add(store, "alpha", 300, seed=1)
+    add(store, "secret", 5, seed=7)
+    dense = DenseIndex(SQLiteDatabase(path))
+    dense.search(QUERIES[0], 10, EVERYTHING)
+    store.erase_document("secret", erased_by="test")
+    dense.search(QUERIES[0], 10, EVERYTHING)
+    dense.close()  # the removal saved promptly
+    loaded = VectorIndex.load(saved_index(path))
+    assert int(loaded.dead.sum()) == 5
+    for position in np.flatnonzero(loaded.dead):
+        assert not loaded._index.reconstruct(int(position)).any()
+    alive = int(np.flatnonzero(~loaded.dead)[0])
+    assert loaded._index.reconstruct(alive).any()

@@ -144,7 +144,8 @@ class VectorIndex:
             self._append(ids, vectors)
 
     def remove(self, ids: Rowids) -> int:
-        """Mask the live positions of `ids` (rowids absent are skipped); how many."""
+        """Mask the live positions of `ids` (rowids absent are skipped) and zero their
+        vectors; how many."""
         if not len(ids) or not self.size:
             return 0
         with self.mutation:
@@ -153,7 +154,19 @@ class VectorIndex:
             count = int(hit.sum())
             self._dead_count += count
             self._forget_bitmaps()
+            self._zero_vectors(np.flatnonzero(hit))
         return count
+
+    def _zero_vectors(self, positions: npt.NDArray[np.intp]) -> None:
+        """Overwrite the stored vectors at `positions` with zeros: an erased chunk's vector
+        leaves the index (and the file it is saved to), not only its search results."""
+        if not len(positions):
+            return
+        storage: Any = faiss.downcast_index(self._index if self.exact else self._index.storage)
+        width = storage.code_size
+        codes = faiss.rev_swig_ptr(storage.codes.data(), storage.codes.size())
+        for position in positions.tolist():
+            codes[position * width : (position + 1) * width] = 0
 
     def _setup(self, dimension: int, size: int) -> None:
         self.dimension = dimension
