@@ -50,11 +50,12 @@ from ingest_ask import clear_vector_caches, machine
 
 from ragcite.config import load_settings
 from ragcite.embed.minilm import MiniLMEmbedder
+from ragcite.index.dense_changes import store_state, vector_pages
+from ragcite.index.dense_files import legacy_index_path
 from ragcite.index.indexer import store_version
 from ragcite.index.sentence_vectors import encode_sentence_vectors
 from ragcite.index.sqlite_db import SQLiteDatabase
 from ragcite.index.sqlite_store import open_sqlite_store
-from ragcite.index.sqlite_vectors import DenseIndex
 from ragcite.index.store import NewVersion
 from ragcite.index.vector_index import HNSW_THRESHOLD, VectorIndex
 from ragcite.models import Document, SourceChunk
@@ -177,8 +178,8 @@ class IndexBuilder:
             size,
             size,
         )
-        saved = DenseIndex(db)._saved_path(db.generation())
-        assert self.index is not None and saved is not None
+        saved = legacy_index_path(db.path, db.generation())  # loaded and upgraded
+        assert self.index is not None
         self.index.save(saved)
         db.close()
         return self.seconds
@@ -328,8 +329,7 @@ def recall_at_10(rag: Ragcite, inner: MiniLMEmbedder, asked: list[str]) -> dict[
     queries = inner.embed(asked)
     best_ids = np.full((len(asked), 10), -1, dtype=np.int64)
     best = np.full((len(asked), 10), -np.inf, dtype=np.float32)
-    count, dimension = dense._shape()
-    for ids, matrix in dense._pages(count, dimension):
+    for ids, matrix in vector_pages(dense._db, 0, store_state(dense._db).dimension):
         scores = np.concatenate([best, queries @ matrix.T], axis=1)
         candidates = np.concatenate(
             [best_ids, np.broadcast_to(ids, (len(asked), len(ids)))], axis=1

@@ -156,6 +156,26 @@ ALTER TABLE documents ADD COLUMN version_name TEXT;
 """Free-text version names ("2024-Q3", "Rev B"), shown in the version label; NULL: a
 version known by its number only."""
 
+M060_CHUNK_REMOVALS = """
+CREATE TABLE chunk_removals (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    chunk_rowid INTEGER NOT NULL
+);
+CREATE TRIGGER chunk_removals_delete AFTER DELETE ON chunks BEGIN
+    INSERT INTO chunk_removals (chunk_rowid) VALUES (old.rowid);
+END;
+CREATE TRIGGER chunk_removals_update AFTER UPDATE OF rowid, vector ON chunks
+WHEN old.rowid IS NOT new.rowid OR old.vector IS NOT new.vector BEGIN
+    INSERT INTO chunk_removals (chunk_rowid) VALUES (old.rowid);
+    INSERT INTO chunk_removals (chunk_rowid) VALUES (new.rowid);
+END;
+INSERT OR IGNORE INTO meta (key, value) VALUES ('store_id', lower(hex(randomblob(16))));
+"""
+"""Every chunk row removed or whose vector changed, in order (`seq`), so the dense index
+beside the store catches up with the rows instead of being rebuilt (sqlite_vectors.py); a
+changed row is logged as removed and is then read again. `store_id` tells this store's
+index files from those of a copy or another store."""
+
 MIGRATIONS: list[tuple[str, str]] = [
     ("m001_create_tables", M001_CREATE_TABLES),
     ("m002_api_keys", M002_API_KEYS),
@@ -165,6 +185,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("m030_corpus_access", M030_CORPUS_ACCESS),
     ("m040_sentence_vectors", M040_SENTENCE_VECTORS),
     ("m050_version_names", M050_VERSION_NAMES),
+    ("m060_chunk_removals", M060_CHUNK_REMOVALS),
 ]
 
 

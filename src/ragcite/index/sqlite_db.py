@@ -76,6 +76,23 @@ class SQLiteDatabase:
                 raise
             self._db.execute("COMMIT")
 
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Reads that see one committed state of the file, whatever other processes write
+        meanwhile (a read transaction; inside a write, that write's own view)."""
+        with self.lock:
+            if self._db.in_transaction:
+                yield
+                return
+            try:
+                self._db.execute("BEGIN")
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"{self.path}: cannot start a read ({exc})") from None
+            try:
+                yield
+            finally:
+                self._db.execute("COMMIT")
+
     def checkpoint(self) -> None:
         """Copy the write-ahead log into the file and empty it (best effort: a reader of
         another process may hold it)."""

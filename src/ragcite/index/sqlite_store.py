@@ -317,6 +317,7 @@ class SQLiteStore:
         )
 
     def close(self) -> None:
+        self._dense.close()
         self._db.close()
 
     # -- internals ---------------------------------------------------------------------------

@@ -1,36 +1,71 @@
-"""Dense search for the embedded store: a faiss index derived from the stored vectors.
+"""Dense search for the embedded store: a faiss index that follows the stored vectors.
 
-The index is rebuilt from the `chunks` rows whenever the store's generation moves
-(another process may have written). An HNSW index (large stores: vector_index.py) is
-also saved beside the store file (`<store>.dense-g<generation>.faiss` and its rowids), so
-the next process of the same generation loads it in seconds instead of rebuilding it for
-minutes; older generations' files are removed when a new one is saved. Filters become
-the set of eligible rowids, read with the filter's SQL and handed to faiss as an ID
-selector, so they apply inside the search; those sets are kept in a small LRU cache,
-cleared whenever the index is rebuilt.
+When the store's generation moves (this process or another wrote), the index catches up
+with the rows instead of being rebuilt: in one read transaction (a snapshot, so the
+generation and the rows agree while another process writes) it masks the rowids logged
+in `chunk_removals` since the last removal it applied, reads again those of them that
+still exist (a changed vector, or a rowid SQLite handed out again), and adds the rows
+above the largest rowid it still searches. It is rebuilt from every row only when it
+cannot catch up: no usable file (a damaged one: a one-line warning), another store's file
+(`store_id`), another vector length, more than `MAX_DEAD_SHARE` of its positions masked,
+a count of rows it cannot account for, or an exact index grown past `HNSW_THRESHOLD`.
+
+An HNSW index (large stores: vector_index.py) is also kept beside the store file
+(dense_files.py), so the next process loads it and catches up in seconds instead of
+rebuilding for minutes. It is rewritten in a background thread once `SAVE_AFTER` vectors
+were added since it was written, and after any removal (a removed chunk is not searched
+either way, but the next process then need not mask it again). Filters become the set
+of eligible rowids, read with the filter's SQL and handed to faiss as an ID selector, so
+they apply inside the search; those sets are kept in a small LRU cache, cleared whenever
+the generation moves.
 """
 
 from __future__ import annotations
 
-import os
+import contextlib
+import logging
+import threading
 from collections import OrderedDict
-from collections.abc import Iterator
-from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
+from ragcite.index import vector_index
+from ragcite.index.dense_changes import (
+    StoreState,
+    removed_since,
+    store_state,
+    vector_pages,
+    vectors_of,
+)
+from ragcite.index.dense_files import (
+    DamagedIndexFile,
+    IndexState,
+    MissingIndexFile,
+    legacy_index_path,
+    read_index,
+    remove_saved,
+    saved_generations,
+    write_index,
+    write_state,
+)
 from ragcite.index.sqlite_db import SQLiteDatabase
 from ragcite.index.sqlite_filters import filter_sql
 from ragcite.index.sqlite_rows import CHUNKS_WITH_DOCUMENTS
 from ragcite.index.store import SearchFilters
 from ragcite.index.vector_index import VectorIndex
 
+log = logging.getLogger(__name__)
+
 ELIGIBLE_CACHE_SIZE = 32
 """How many filter sets keep their eligible rowids between searches."""
 
-VECTOR_PAGE = 20_000
-"""Rows read at a time when the index is rebuilt."""
+SAVE_AFTER = 2_000
+"""Vectors added since the saved HNSW index was written before it is written again."""
+
+MAX_DEAD_SHARE = 0.2
+"""Share of masked positions above which the index is rebuilt (masked positions still
+cost search time and memory)."""
 
 Rowids = npt.NDArray[np.int64]
 
@@ -67,91 +102,143 @@ class EligibleRowidCache:
 
 
 class DenseIndex:
-    """The store's vectors in faiss, kept in step with the store's generation."""
+    """The store's vectors in faiss, kept in step with the store's generation.
+
+    `builds` counts the indexes built from every row (not loaded, not caught up)."""
 
     def __init__(self, db: SQLiteDatabase, *, cache_size: int = ELIGIBLE_CACHE_SIZE) -> None:
         self._db = db
         self._index: VectorIndex | None = None
+        self._state: IndexState | None = None
         self.generation = -1
+        self.builds = 0
         self.eligible = EligibleRowidCache(cache_size)
         self._eligible_generation = -1
+        self._unsaved = 0
+        self._unsaved_removals = False
+        self._saver: threading.Thread | None = None
 
     def search(
         self, vector: npt.NDArray[np.float32], k: int, filters: SearchFilters
     ) -> list[tuple[int, float]]:
         """(rowid, cosine) pairs of the eligible chunks, best first."""
-        with self._db.lock:
+        with self._db.lock:  # no catch-up of another thread changes the index meanwhile
             index = self._current()
             allowed = self._eligible_rowids(filters)
-        return index.search(vector, k, allowed)
+            return index.search(vector, k, allowed)
+
+    def close(self) -> None:
+        """Wait for a save in progress (the files on disk are then whole)."""
+        saver = self._saver
+        if saver is not None:
+            saver.join()
 
     def _current(self) -> VectorIndex:
-        generation = self._db.generation()
-        if self._index is None or generation != self.generation:
-            self._index = self._saved(generation) or self._build(generation)
-            self.generation = generation
-            self.eligible.clear()
-            self._eligible_generation = generation
-        return self._index
-
-    def _build(self, generation: int) -> VectorIndex:
-        count, dimension = self._shape()
-        index = VectorIndex.from_pages(dimension, count, self._pages(count, dimension))
-        path = self._saved_path(generation)
-        if not index.exact and path is not None:
-            try:
-                for old in path.parent.glob(f"{self._db.path.name}.dense-g*"):
-                    old.unlink(missing_ok=True)
-                partial = path.with_name(f"{path.name}.{os.getpid()}.part")
-                index.save(partial)
-                os.replace(f"{partial}.ids.npy", f"{path}.ids.npy")
-                os.replace(partial, path)
-            except (OSError, RuntimeError):
-                pass  # only a cache: the next process rebuilds it
+        if self._index is not None and self._db.generation() == self.generation:
+            return self._index
+        with self._db.snapshot():
+            store = store_state(self._db)
+            index = self._index
+            if index is None:
+                index = self._load(store)
+            if index is None or not self._catch_up(index, store):
+                index = self._build(store)
+        self._index = index
+        self.generation = store.generation
+        self.eligible.clear()
+        self._eligible_generation = store.generation
         return index
 
-    def _saved(self, generation: int) -> VectorIndex | None:
-        """The HNSW index saved for this generation, when it matches the stored rows."""
-        path = self._saved_path(generation)
-        if path is None or not path.exists():
+    def _load(self, store: StoreState) -> VectorIndex | None:
+        """The newest saved index this store can catch up from (None: none fits)."""
+        if not self._on_disk:
             return None
-        try:
-            index = VectorIndex.load(path)
-        except (OSError, RuntimeError, ValueError):
+        for _ in range(3):  # another process may remove files as it saves newer ones
+            try:
+                return self._load_newest(store)
+            except MissingIndexFile:
+                continue
+            except DamagedIndexFile as exc:
+                log.warning("the saved dense index is damaged (%s); rebuilding it", exc)
+                return None
+        return None
+
+    def _load_newest(self, store: StoreState) -> VectorIndex | None:
+        generations = [g for g in saved_generations(self._db.path) if g <= store.generation]
+        if not generations:
             return None
-        last = self._db.query_one("SELECT MAX(rowid) FROM chunks")
-        count, dimension = self._shape()
-        fits = index.size == count and index.dimension == dimension
-        return index if fits and index.size and last and int(index.ids[-1]) == last[0] else None
+        generation = generations[0]
+        index, state = read_index(self._db.path, generation)
+        if state is None:  # the older layout: usable only as it stands
+            if not _matches_exactly(index, generation, store):
+                return None
+            state = IndexState(store.store_id, store.removal_seq, store.generation)
+            with contextlib.suppress(OSError):  # upgraded in memory all the same
+                write_state(self._db.path, legacy_index_path(self._db.path, generation), state)
+        self._state = state
+        self._unsaved, self._unsaved_removals = 0, False
+        return index
 
-    def _saved_path(self, generation: int) -> Path | None:
-        """Where the HNSW index for `generation` is kept: beside the store file."""
-        if str(self._db.path) == ":memory:":
-            return None
-        return self._db.path.with_name(f"{self._db.path.name}.dense-g{generation}.faiss")
+    def _catch_up(self, index: VectorIndex, store: StoreState) -> bool:
+        """Bring `index` up to `store` in place; False when it has to be rebuilt instead."""
+        state = self._state
+        if state is None or not _may_catch_up(index, state, store):
+            return False
+        with index.mutation:
+            removed = removed_since(self._db, state.removal_seq)
+            masked = index.remove(removed)
+            # SQLite gives a new row the largest rowid + 1, and the largest live rowid was
+            # not removed since: every row added since lies above it, or (a rowid reused
+            # after its row was removed, or a changed vector) is in the removal log.
+            newest = index.max_live_rowid()
+            again = removed[removed <= newest]
+            added = 0
+            if len(again):
+                ids, vectors = vectors_of(self._db, again, store.dimension)
+                index.add(ids, vectors)
+                added += len(ids)
+            for ids, vectors in vector_pages(self._db, newest, store.dimension):
+                index.add(ids, vectors)
+                added += len(ids)
+        if index.live != store.count or index.dead_share() > MAX_DEAD_SHARE:
+            return False
+        if index.exact and index.live >= vector_index.HNSW_THRESHOLD:
+            return False  # grown past exact search: build the HNSW index once
+        self._state = IndexState(store.store_id, store.removal_seq, store.generation)
+        self._unsaved += added
+        self._unsaved_removals = self._unsaved_removals or masked > 0
+        if not index.exact and (self._unsaved >= SAVE_AFTER or self._unsaved_removals):
+            self._save_in_background(index, self._state)
+        return True
 
-    def _shape(self) -> tuple[int, int]:
-        count_row = self._db.query_one("SELECT COUNT(*) FROM chunks")
-        first = self._db.query_one("SELECT vector FROM chunks LIMIT 1")
-        return (int(count_row[0]) if count_row else 0), (len(first[0]) // 4 if first else 0)
+    def _build(self, store: StoreState) -> VectorIndex:
+        pages = vector_pages(self._db, 0, store.dimension)
+        index = VectorIndex.from_pages(store.dimension, store.count, pages)
+        self.builds += 1
+        self._state = IndexState(store.store_id, store.removal_seq, store.generation)
+        self._unsaved, self._unsaved_removals = 0, False
+        if not index.exact and self._on_disk:
+            self.close()  # a save of the index this one replaces
+            try:
+                write_index(self._db.path, index, self._state)
+                remove_saved(self._db.path, keep=store.generation)
+            except (OSError, RuntimeError) as exc:  # only a cache: the next process rebuilds
+                log.warning("could not save the dense index beside %s (%s)", self._db.path, exc)
+        return index
 
-    def _pages(
-        self, count: int, dimension: int
-    ) -> Iterator[tuple[Rowids, npt.NDArray[np.float32]]]:
-        """The stored vectors in rowid order, `VECTOR_PAGE` at a time (at 1M chunks, holding
-        every row at once would double the peak memory)."""
-        filled, last = 0, -1
-        while filled < count:
-            rows = self._db.query(
-                "SELECT rowid, vector FROM chunks WHERE rowid > ? ORDER BY rowid LIMIT ?",
-                (last, VECTOR_PAGE),
-            )[: count - filled]
-            if not rows:
-                return
-            ids = np.array([r[0] for r in rows], dtype=np.int64)
-            flat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
-            yield ids, flat.reshape(len(rows), dimension)
-            filled, last = filled + len(rows), int(rows[-1][0])
+    def _save_in_background(self, index: VectorIndex, state: IndexState) -> None:
+        if self._saver is not None and self._saver.is_alive():
+            return  # the next catch-up saves again
+        self._unsaved, self._unsaved_removals = 0, False
+        self._saver = threading.Thread(
+            target=_save, args=(self._db, index, state), name="ragcite-dense-save", daemon=True
+        )
+        self._saver.start()
+
+    @property
+    def _on_disk(self) -> bool:
+        """Whether the store is a file (an HNSW index is saved beside it)."""
+        return str(self._db.path) != ":memory:"
 
     def eligible_rowids(self, filters: SearchFilters) -> Rowids:
         """The rowids of the chunks `filters` allow, sorted (cached while the generation
@@ -173,3 +260,31 @@ class DenseIndex:
             found = np.sort(np.array([r[0] for r in rows], dtype=np.int64))
             self.eligible.put(filters, found)
         return found
+
+
+def _matches_exactly(index: VectorIndex, generation: int, store: StoreState) -> bool:
+    """An index file of the older layout fits only the generation it was written at."""
+    return (
+        generation == store.generation
+        and index.size == index.live == store.count > 0
+        and index.dimension == store.dimension
+        and index.max_rowid == store.max_rowid
+    )
+
+
+def _may_catch_up(index: VectorIndex, state: IndexState, store: StoreState) -> bool:
+    """Whether the removal log since `state` brings `index` up to `store`."""
+    return (
+        state.store_id == store.store_id
+        and state.removal_seq <= store.removal_seq
+        and state.generation <= store.generation
+        and index.dimension == store.dimension
+        and store.count > 0
+    )
+
+
+def _save(db: SQLiteDatabase, index: VectorIndex, state: IndexState) -> None:
+    try:
+        write_index(db.path, index, state)
+    except (OSError, RuntimeError) as exc:  # only a cache: the next process catches up more
+        log.warning("could not save the dense index beside %s (%s)", db.path, exc)
