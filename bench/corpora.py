@@ -100,6 +100,18 @@ def real_passages(limit: int | None = None) -> list[str]:
     return list(seen)
 
 
+def questions(limit: int) -> list[str]:
+    """The first `limit` HaluEval questions: their knowledge passages are among the first
+    real passages."""
+    out = []
+    with (DATASETS / "halueval" / "qa_train.jsonl").open(encoding="utf-8") as handle:
+        for line in handle:
+            out.append(json.loads(line)["question"])
+            if len(out) == limit:
+                break
+    return out
+
+
 if __name__ == "__main__":
     passages = real_passages()
     print(f"{len(passages)} passages, mean {sum(map(len, passages)) / len(passages):.0f} chars")

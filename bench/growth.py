@@ -36,7 +36,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpora import DATASETS, real_passages
+from corpora import questions, real_passages
 from ingest_ask import clear_vector_caches, machine
 
 from ragcite.config import load_settings
@@ -45,18 +45,6 @@ from ragcite.pipeline import Ragcite
 PASSAGES_PER_DOCUMENT = 8
 STORE_REAL = 3000
 """Real passages a scale.py store may hold: new documents are drawn after them."""
-
-
-def questions(limit: int) -> list[str]:
-    """HaluEval questions (as bench/scale.py asks; not imported from it, so a variant's
-    older ragcite runs this file too)."""
-    out = []
-    with (DATASETS / "halueval" / "qa_train.jsonl").open(encoding="utf-8") as handle:
-        for line in handle:
-            out.append(json.loads(line)["question"])
-            if len(out) == limit:
-                break
-    return out
 
 
 def grow(path: Path, docs: int, erase: int, folder: Path) -> dict[str, Any]:

@@ -42,9 +42,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpora import real_passages
+from corpora import questions, real_passages
 from ingest_ask import _embedded_texts, clear_vector_caches, machine
-from scale import build, embed_real, questions
+from scale import build, embed_real
 
 from ragcite.config import load_settings
 from ragcite.embed.minilm import MiniLMEmbedder

@@ -45,7 +45,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpora import DATASETS, real_passages
+from corpora import questions, real_passages
 from ingest_ask import clear_vector_caches, machine
 
 from ragcite.config import load_settings
@@ -258,17 +258,6 @@ def _version(
         vectors.astype(np.float32),
         sentence_vectors=blobs,
     )
-
-
-def questions(limit: int) -> list[str]:
-    """HaluEval questions: their knowledge passages are among the first real passages."""
-    out = []
-    with (DATASETS / "halueval" / "qa_train.jsonl").open(encoding="utf-8") as handle:
-        for line in handle:
-            out.append(json.loads(line)["question"])
-            if len(out) == limit:
-                break
-    return out
 
 
 def measure(path: Path, count: int, repeats: int) -> dict[str, Any]:

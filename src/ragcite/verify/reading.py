@@ -21,12 +21,11 @@ import numpy as np
 from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.text.sentences import split_sentences
-from ragcite.text.words import QUESTION_WORDS, STOPWORDS, words
+from ragcite.text.words import words
 
 NEGATION = re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without)\b|n't\b", re.IGNORECASE
 )
-_IGNORED = STOPWORDS | QUESTION_WORDS
 # Pairs of opposites a changed question often swaps in (both directions are read). Words
 # as common as "before"/"after" or "more"/"less" are left out: a question uses them for
 # other ends.
