@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from corpora import questions, real_passages
 from ingest_ask import clear_vector_caches, machine
+from recall import recall_at_10
 
 from ragcite.config import load_settings
 from ragcite.pipeline import Ragcite
@@ -107,28 +108,24 @@ def erase_and_recall(rag: Ragcite, erase: int, asked: list[str]) -> dict[str, An
     asked_after = time.perf_counter()
     queries = rag.embedder.inner.embed(asked)  # type: ignore[attr-defined]
     index = rag.store._dense._index  # type: ignore[attr-defined]
-    best_ids = np.full((len(asked), 10), -1, dtype=np.int64)
-    best = np.full((len(asked), 10), -np.inf, dtype=np.float32)
     with sqlite3.connect(rag.store.path) as db:  # type: ignore[attr-defined]
         rows = db.execute("SELECT rowid, vector FROM chunks ORDER BY rowid").fetchall()
-    for start in range(0, len(rows), 20_000):
-        page = rows[start : start + 20_000]
-        ids = np.array([r[0] for r in page], dtype=np.int64)
-        matrix = np.frombuffer(b"".join(r[1] for r in page), dtype=np.float32)
-        scores = np.concatenate([best, queries @ matrix.reshape(len(page), -1).T], axis=1)
-        candidates = np.concatenate([best_ids, np.broadcast_to(ids, (len(asked), len(ids)))], 1)
-        top = np.argsort(-scores, axis=1)[:, :10]
-        best = np.take_along_axis(scores, top, axis=1)
-        best_ids = np.take_along_axis(candidates, top, axis=1)
-    hits = sum(
-        len(set(best_ids[q].tolist()) & {rowid for rowid, _ in index.search(queries[q], 10)})
-        for q in range(len(asked))
+    dimension = len(rows[0][1]) // 4
+    pages = (
+        (
+            np.array([r[0] for r in rows[at : at + 20_000]], dtype=np.int64),
+            np.frombuffer(b"".join(r[1] for r in rows[at : at + 20_000]), dtype=np.float32).reshape(
+                -1, dimension
+            ),
+        )
+        for at in range(0, len(rows), 20_000)
     )
+    recall = recall_at_10(queries, pages, index.search)
     return {
         "erased_chunks": erase * 1000,
         "erase_s": round(erased - started, 2),
         "ask_after_erase_s": round(asked_after - erased, 2),
-        "hnsw_recall_at_10_after": round(hits / (10 * len(asked)), 3),
+        "hnsw_recall_at_10_after": round(recall, 3),
         "dead_share": round(float(getattr(index, "dead_share", lambda: 0.0)()), 3),
     }
 

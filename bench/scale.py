@@ -47,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from corpora import questions, real_passages
 from ingest_ask import clear_vector_caches, machine
+from recall import recall_at_10 as exact_recall
 
 from ragcite.config import load_settings
 from ragcite.embed.minilm import MiniLMEmbedder
@@ -316,21 +317,9 @@ def recall_at_10(rag: Ragcite, inner: MiniLMEmbedder, asked: list[str]) -> dict[
     if index is None or index.exact:
         return {"dense_index": "exact"}
     queries = inner.embed(asked)
-    best_ids = np.full((len(asked), 10), -1, dtype=np.int64)
-    best = np.full((len(asked), 10), -np.inf, dtype=np.float32)
-    for ids, matrix in vector_pages(dense._db, 0, store_state(dense._db).dimension):
-        scores = np.concatenate([best, queries @ matrix.T], axis=1)
-        candidates = np.concatenate(
-            [best_ids, np.broadcast_to(ids, (len(asked), len(ids)))], axis=1
-        )
-        top = np.argsort(-scores, axis=1)[:, :10]
-        best = np.take_along_axis(scores, top, axis=1)
-        best_ids = np.take_along_axis(candidates, top, axis=1)
-    hits = sum(
-        len(set(best_ids[q].tolist()) & {rowid for rowid, _ in index.search(queries[q], 10)})
-        for q in range(len(asked))
-    )
-    return {"dense_index": "hnsw", "hnsw_recall_at_10": round(hits / (10 * len(asked)), 3)}
+    pages = vector_pages(dense._db, 0, store_state(dense._db).dimension)
+    recall = exact_recall(queries, pages, index.search)
+    return {"dense_index": "hnsw", "hnsw_recall_at_10": round(recall, 3)}
 
 
 def main() -> None:
