@@ -45,6 +45,22 @@ def add(store: SQLiteStore, doc: str, count: int, seed: int, number: int = 1) ->
     store_version(store, version(doc, number, texts, vectors=clustered(count, seed=seed)))
 
 
+def new_store(tmp_path: Path, *docs: tuple[str, int, int]) -> tuple[Path, SQLiteStore]:
+    """A store at `tmp_path`/s.db holding each (document, chunk count, vector seed)."""
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path, dimension=DIMENSION)
+    for doc, count, seed in docs:
+        add(store, doc, count, seed=seed)
+    return path, store
+
+
+def searched(path: Path) -> DenseIndex:
+    """A dense index over the store at `path`, after one search (built, loaded or caught up)."""
+    dense = DenseIndex(SQLiteDatabase(path))
+    dense.search(QUERIES[0], 10, EVERYTHING)
+    return dense
+
+
 def rebuilt_hits(path: Path, queries: npt.NDArray[np.float32]) -> list[list[int]]:
     """Top 10 of an index built from scratch over the same rows (no saved file used)."""
     folder = path.parent / "rebuilt"
@@ -88,11 +104,8 @@ def stored_rowids(path: Path) -> set[int]:
 
 
 def test_add_supersede_erase_and_reingest_match_a_rebuilt_index(tmp_path: Path) -> None:
-    path = tmp_path / "s.db"
-    store = SQLiteStore(path, dimension=DIMENSION)
-    add(store, "alpha", 300, seed=1)
-    dense = DenseIndex(SQLiteDatabase(path))
-    dense.search(QUERIES[0], 10, EVERYTHING)
+    path, store = new_store(tmp_path, ("alpha", 300, 1))
+    dense = searched(path)
     assert dense.builds == 1 and dense._index is not None and not dense._index.exact
     add(store, "beta", 40, seed=2)  # added
     assert_like_a_rebuild(dense, path)
@@ -113,11 +126,8 @@ def test_add_supersede_erase_and_reingest_match_a_rebuilt_index(tmp_path: Path) 
 
 
 def test_a_changed_vector_is_removed_and_added_again(tmp_path: Path) -> None:
-    path = tmp_path / "s.db"
-    store = SQLiteStore(path, dimension=DIMENSION)
-    add(store, "alpha", 200, seed=1)
-    dense = DenseIndex(SQLiteDatabase(path))
-    dense.search(QUERIES[0], 10, EVERYTHING)
+    path, _ = new_store(tmp_path, ("alpha", 200, 1))
+    dense = searched(path)
     moved = clustered(1, seed=42)[0]
     with sqlite3.connect(path) as db:  # as re-embedding would write it
         db.execute("UPDATE chunks SET vector = ? WHERE rowid = 7", (moved.tobytes(),))
@@ -129,12 +139,8 @@ def test_a_changed_vector_is_removed_and_added_again(tmp_path: Path) -> None:
 
 
 def test_reused_rowids_are_read_again(tmp_path: Path) -> None:
-    path = tmp_path / "s.db"
-    store = SQLiteStore(path, dimension=DIMENSION)
-    add(store, "alpha", 200, seed=1)
-    add(store, "beta", 10, seed=2)
-    dense = DenseIndex(SQLiteDatabase(path))
-    dense.search(QUERIES[0], 10, EVERYTHING)
+    path, store = new_store(tmp_path, ("alpha", 200, 1), ("beta", 10, 2))
+    dense = searched(path)
     before = stored_rowids(path)
     store.erase_document("beta", erased_by="test")
     add(store, "gamma", 10, seed=3)  # SQLite hands out beta's rowids again
@@ -146,11 +152,8 @@ def test_reused_rowids_are_read_again(tmp_path: Path) -> None:
 
 
 def test_the_next_process_loads_the_saved_index_and_catches_up(tmp_path: Path) -> None:
-    path = tmp_path / "s.db"
-    store = SQLiteStore(path, dimension=DIMENSION)
-    add(store, "alpha", 300, seed=1)
-    first = DenseIndex(SQLiteDatabase(path))
-    first.search(QUERIES[0], 10, EVERYTHING)
+    path, store = new_store(tmp_path, ("alpha", 300, 1))
+    searched(path)
     saved = saved_index(path)
     written = saved.stat().st_mtime_ns
     add(store, "beta", 30, seed=2)
@@ -166,12 +169,8 @@ def test_a_removal_or_enough_new_vectors_rewrite_the_saved_index(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(sqlite_vectors, "SAVE_AFTER", 50)
-    path = tmp_path / "s.db"
-    store = SQLiteStore(path, dimension=DIMENSION)
-    add(store, "alpha", 300, seed=1)
-    add(store, "beta", 20, seed=2)
-    dense = DenseIndex(SQLiteDatabase(path))
-    dense.search(QUERIES[0], 10, EVERYTHING)
+    path, store = new_store(tmp_path, ("alpha", 300, 1), ("beta", 20, 2))
+    dense = searched(path)
     built = saved_generations(path)
     add(store, "gamma", 30, seed=3)  # 30 < SAVE_AFTER: not rewritten
     dense.search(QUERIES[0], 10, EVERYTHING)
@@ -195,10 +194,8 @@ def test_a_removal_or_enough_new_vectors_rewrite_the_saved_index(
 
 
 def test_a_file_of_the_older_layout_is_used_and_upgraded(tmp_path: Path) -> None:
-    path = tmp_path / "s.db"
-    store = SQLiteStore(path, dimension=DIMENSION)
-    add(store, "alpha", 300, seed=1)
-    DenseIndex(SQLiteDatabase(path)).search(QUERIES[0], 10, EVERYTHING)
+    path, store = new_store(tmp_path, ("alpha", 300, 1))
+    searched(path)
     legacy = as_older_layout(path)
     dense = DenseIndex(SQLiteDatabase(path))
     assert_like_a_rebuild(dense, path)
@@ -208,10 +205,8 @@ def test_a_file_of_the_older_layout_is_used_and_upgraded(tmp_path: Path) -> None
 
 
 def test_an_older_layout_file_of_an_earlier_generation_is_not_trusted(tmp_path: Path) -> None:
-    path = tmp_path / "s.db"
-    store = SQLiteStore(path, dimension=DIMENSION)
-    add(store, "alpha", 300, seed=1)
-    DenseIndex(SQLiteDatabase(path)).search(QUERIES[0], 10, EVERYTHING)
+    path, store = new_store(tmp_path, ("alpha", 300, 1))
+    searched(path)
     as_older_layout(path)
     add(store, "beta", 10, seed=2)  # the rows moved on: what else changed is not known
     dense = DenseIndex(SQLiteDatabase(path))
@@ -231,10 +226,8 @@ def test_an_older_layout_file_of_an_earlier_generation_is_not_trusted(tmp_path: 
 def test_a_damaged_file_is_rebuilt_with_a_one_line_warning(
     tmp_path: Path, damaged: str, content: bytes, caplog: pytest.LogCaptureFixture
 ) -> None:
-    path = tmp_path / "s.db"
-    store = SQLiteStore(path, dimension=DIMENSION)
-    add(store, "alpha", 300, seed=1)
-    DenseIndex(SQLiteDatabase(path)).search(QUERIES[0], 10, EVERYTHING)
+    path, _ = new_store(tmp_path, ("alpha", 300, 1))
+    searched(path)
     pointer = state_path(path, saved_generations(path)[0])
     target = pointer if damaged == "json" else Path(f"{saved_index(path)}{damaged}")
     target.write_bytes(content)
@@ -251,7 +244,7 @@ def test_a_file_from_another_store_is_not_applied(tmp_path: Path) -> None:
     mine, theirs = tmp_path / "mine.db", tmp_path / "theirs.db"
     for path, seed in ((mine, 1), (theirs, 2)):  # the same shape, other vectors
         add(SQLiteStore(path, dimension=DIMENSION), "alpha", 300, seed=seed)
-        DenseIndex(SQLiteDatabase(path)).search(QUERIES[0], 10, EVERYTHING)
+        searched(path)
     generation = saved_generations(mine)[0]
     assert saved_generations(theirs) == [generation]
     copied = saved_index(mine).with_name(saved_index(theirs).name.replace("theirs", "mine"))
@@ -265,12 +258,8 @@ def test_a_file_from_another_store_is_not_applied(tmp_path: Path) -> None:
 
 
 def test_more_than_a_fifth_removed_rebuilds(tmp_path: Path) -> None:
-    path = tmp_path / "s.db"
-    store = SQLiteStore(path, dimension=DIMENSION)
-    add(store, "alpha", 300, seed=1)
-    add(store, "beta", 50, seed=2)
-    dense = DenseIndex(SQLiteDatabase(path))
-    dense.search(QUERIES[0], 10, EVERYTHING)
+    path, store = new_store(tmp_path, ("alpha", 300, 1), ("beta", 50, 2))
+    dense = searched(path)
     store.erase_document("beta", erased_by="test")  # 50 / 350: masked
     dense.search(QUERIES[0], 10, EVERYTHING)
     assert dense.builds == 1
@@ -283,11 +272,8 @@ def test_more_than_a_fifth_removed_rebuilds(tmp_path: Path) -> None:
 
 
 def test_an_exact_index_that_grows_past_the_threshold_becomes_hnsw(tmp_path: Path) -> None:
-    path = tmp_path / "s.db"
-    store = SQLiteStore(path, dimension=DIMENSION)
-    add(store, "alpha", 60, seed=1)
-    dense = DenseIndex(SQLiteDatabase(path))
-    dense.search(QUERIES[0], 10, EVERYTHING)
+    path, store = new_store(tmp_path, ("alpha", 60, 1))
+    dense = searched(path)
     assert dense._index is not None and dense._index.exact
     add(store, "beta", 20, seed=2)
     assert_like_a_rebuild(dense, path)
@@ -318,9 +304,7 @@ def test_vector_index_masks_removed_rowids_and_keeps_the_mask_on_disk(tmp_path: 
 
 
 def test_a_snapshot_sees_one_state_while_another_connection_writes(tmp_path: Path) -> None:
-    path = tmp_path / "s.db"
-    store = SQLiteStore(path, dimension=DIMENSION)
-    add(store, "alpha", 20, seed=1)
+    path, _ = new_store(tmp_path, ("alpha", 20, 1))
     db = SQLiteDatabase(path)
     with db.snapshot():
         before = store_state(db)
@@ -345,10 +329,8 @@ print(json.dumps({"builds": dense.builds, "hits": hits}))
 
 
 def test_another_process_loads_the_saved_index_and_catches_up(tmp_path: Path) -> None:
-    path = tmp_path / "s.db"
-    store = SQLiteStore(path, dimension=DIMENSION)
-    add(store, "alpha", 300, seed=1)
-    DenseIndex(SQLiteDatabase(path)).search(QUERIES[0], 10, EVERYTHING)
+    path, store = new_store(tmp_path, ("alpha", 300, 1))
+    searched(path)
     add(store, "beta", 30, seed=2)
     child = subprocess.run(
         [sys.executable, "-c", CHILD, str(path), QUERIES[1].tobytes().hex()],
@@ -364,10 +346,8 @@ def test_two_saves_of_one_generation_never_mix(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(sqlite_vectors, "SAVE_AFTER", 10)
-    path = tmp_path / "s.db"
-    store = SQLiteStore(path, dimension=DIMENSION)
-    add(store, "alpha", 300, seed=1)
-    DenseIndex(SQLiteDatabase(path)).search(QUERIES[0], 10, EVERYTHING)
+    path, store = new_store(tmp_path, ("alpha", 300, 1))
+    searched(path)
     first, second = DenseIndex(SQLiteDatabase(path)), DenseIndex(SQLiteDatabase(path))
     second.search(QUERIES[0], 10, EVERYTHING)  # loaded before the next write
     add(store, "beta", 20, seed=2)
@@ -383,12 +363,8 @@ def test_two_saves_of_one_generation_never_mix(
 
 
 def test_an_erased_chunks_vector_leaves_the_saved_index(tmp_path: Path) -> None:
-    path = tmp_path / "s.db"
-    store = SQLiteStore(path, dimension=DIMENSION)
-    add(store, "alpha", 300, seed=1)
-    add(store, "secret", 5, seed=7)
-    dense = DenseIndex(SQLiteDatabase(path))
-    dense.search(QUERIES[0], 10, EVERYTHING)
+    path, store = new_store(tmp_path, ("alpha", 300, 1), ("secret", 5, 7))
+    dense = searched(path)
     store.erase_document("secret", erased_by="test")
     dense.search(QUERIES[0], 10, EVERYTHING)
     dense.close()  # the removal saved promptly
