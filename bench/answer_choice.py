@@ -17,7 +17,8 @@ it reports the rate over the questions whose answer is in their passage at all (
 yes/no answers are not: no claim can hold them), a normalised match (case, accents,
 punctuation, whole words: "no" is not found in "not"), and why each miss missed: declined,
 wrong document cited, right document but not the sentence, or an answer spread over two
-sentences. Run it before and after a change to the generator:
+sentences; a decline whose named words (the subject check's "do not mention ...") the
+question's own passage never uses is counted apart. Run it before and after a change:
 
     python bench/answer_choice.py --out runs/answer-choice.json
     PYTHONPATH=/path/to/other/src python bench/answer_choice.py   # the same on other code
@@ -72,12 +73,25 @@ def _holds(text: str, answers: list[str]) -> bool:
     return any(_folded(a) and f" {_folded(a)} " in folded for a in answers)
 
 
-def _miss(item: dict[str, Any], answered: bool, cited_doc: bool, passage: str) -> str:
+_NAMED = re.compile(r'do not mention ((?:"[^"]+"(?:, )?)+)')
+
+
+def _unnamed(reason: str, passage: str) -> bool:
+    """The subject check declined for words that the question's own passage never uses
+    (HaluEval's passages often say "She" for the person the question names)."""
+    found = _NAMED.search(reason)
+    if found is None:
+        return False
+    named = re.findall(r'"([^"]+)"', found.group(1))
+    return all(f" {_folded(w)}" not in f" {_folded(passage)}" for w in named)
+
+
+def _miss(item: dict[str, Any], answered: bool, cited_doc: bool, passage: str, reason: str) -> str:
     """Why the answer span is not in the claims."""
     if not any(_norm(a) in _norm(passage) for a in item["answers"]):
         return "no_span_in_passage"
     if not answered:
-        return "declined"
+        return "declined_passage_never_names_it" if _unnamed(reason, passage) else "declined"
     sentences = [passage[a:b] for a, b in split_sentences(passage)]
     if not any(_norm(a) in _norm(s) for a in item["answers"] for s in sentences):
         return "spread_over_sentences"
@@ -167,7 +181,9 @@ def _span_rate(
             "texts": texts,
         }
         if not row["span"]:
-            row["miss"] = _miss(item, response.answerable, row["doc"], passage)
+            row["miss"] = _miss(
+                item, response.answerable, row["doc"], passage, response.confidence_reason
+            )
         by_focus[question_focus(item["q"])].append(row)
     return _summary(by_focus, keep_rows=rows)
 

@@ -76,3 +76,23 @@ def test_a_compound_question_misses_its_subject_only_when_every_part_does(
     missing = missing_subject(neither, quotes, [receipts], embedder)
     assert "dental" in missing
     assert "gym" in missing
+
+
+def test_the_word_naming_the_answers_kind_is_not_asked_for(embedder: CachedEmbedder) -> None:
+    players = _chunk(
+        "Mary Pierce is a French former professional tennis player. Shelby Cannon is an "
+        "American former professional tennis player.",
+        title="Players",
+    )
+    quotes = [(players.chunk_text, players)]
+    # "occupation" is what the answer ("tennis player") is, not what the question is about.
+    for question in (
+        "Mary Pierce and Shelby Cannon have which occupation in common?",
+        "What occupation did Mary Pierce and Shelby Cannon have?",
+    ):
+        assert missing_subject(question, quotes, [players], embedder) == []
+    # The rest of the question still has to be there ...
+    rival = "Who was the main rival of Shelby Cannon in doubles?"
+    assert missing_subject(rival, quotes, [players], embedder) == ["doubles"]
+    # ... and "what is X?" asks about X itself.
+    assert missing_subject("What is a sabbatical?", quotes, [players], embedder) == ["sabbatical"]

@@ -131,19 +131,20 @@ def record_quotes(
 
 def refresh_record(record: dict[str, Any], embedder: Embedder) -> bool:
     """Recompute a record's answerability features (when some of FEATURES are missing:
-    the record predates them) and its subject check (when not recorded), from its
-    stored question, quotes and chunks; True when anything changed."""
+    the record predates them) and its subject check (always: the check is cheap and
+    may have changed since the record was made), from its stored question, quotes and
+    chunks; True when anything changed."""
     if not record.get("quotes"):
         return False
     stale = record.get("features") is None or not set(FEATURES) <= set(record["features"])
-    if not stale and "subject_missing" in record:
-        return False
     quotes, chunks = record_quotes(record)
     question = record["question"]
     if stale:
         record["features"] = answerability_features(question, quotes, chunks, embedder)
-    record["subject_missing"] = missing_subject(question, quotes, chunks, embedder)
-    return True
+    missing = missing_subject(question, quotes, chunks, embedder)
+    changed = stale or record.get("subject_missing") != missing
+    record["subject_missing"] = missing
+    return changed
 
 
 def refresh_records(path: Path, embedder: Embedder) -> list[dict[str, Any]]:

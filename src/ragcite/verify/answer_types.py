@@ -12,6 +12,7 @@ question but names no duration rarely answers it: the answerability decision rea
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from ragcite.text.words import words
@@ -73,6 +74,63 @@ def expected_type(question: str) -> str:
     if first in _YES_NO_START:
         return "yesno"
     return "other"
+
+
+_COPULA = frozenset({"is", "are", "was", "were"})
+_LEADERS = frozenset(
+    "the a an one two three four five this these that those its their his her".split()
+)
+# Words that end the noun phrase after a question word: auxiliaries, prepositions,
+# relative words, determiners.
+_PHRASE_END = (
+    _YES_NO_START
+    | _LEADERS
+    | frozenset(
+        """
+    be been being of in on for to by with from at which who whom whose when where why how
+    as than between among about into during after before under over against within without
+    """.split()
+    )
+)
+_PHRASE_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*['’]?")
+_MAX_PHRASE = 5
+
+
+def answer_kind_words(question: str) -> set[str]:
+    """The words naming what kind of thing the answer is: the last word of the noun
+    phrase after "what", "which", "whose" or "how many/much" ("what disease", "which
+    mutual occupation", "how many passengers"), or after "what/who is/was the"
+    ("what is the birthdate of ...", "who was the Normans' main enemy in ..."; not
+    "what is a sabbatical?", where the phrase is what the question is about).
+    The answer supplies that kind; a document names the answer ("diabetes", "a tennis
+    player"), seldom the kind, so the subject check does not ask for these words.
+
+    >>> sorted(answer_kind_words("Jacques Tourneur and Alex Cox have which mutual occupation?"))
+    ['occupation']
+    >>> sorted(answer_kind_words("Who was the Normans' main enemy in Italy?"))
+    ['enemy']
+    """
+    tokens = [t.casefold() for t in _PHRASE_WORD.findall(question)]
+    kinds: set[str] = set()
+    for i, token in enumerate(tokens):
+        many = token == "how" and i + 1 < len(tokens) and tokens[i + 1] in ("many", "much")
+        if token not in ("what", "which", "whose", "who") and not many:
+            continue
+        j = i + (2 if many else 1)
+        copula = j < len(tokens) and tokens[j] in _COPULA and not many
+        if copula:
+            j += 1
+            while j < len(tokens) and tokens[j] in _LEADERS:
+                j += 1
+        elif token == "who":
+            continue  # "who founded ...": no noun names the answer's kind
+        phrase = list(itertools.takewhile(lambda w: w not in _PHRASE_END, tokens[j:]))
+        if not phrase or len(phrase) > _MAX_PHRASE:
+            continue
+        if copula and j + len(phrase) == len(tokens):
+            continue  # "what is a sabbatical?": the phrase is what the question is about
+        kinds.add(phrase[-1].rstrip("'’").removesuffix("'s").removesuffix("’s"))
+    return kinds
 
 
 def _new_proper_noun(sentence: str, question: str) -> bool:

@@ -8,6 +8,9 @@ the question's meaning: removing it moves the question's MiniLM embedding by at 
 `MIN_SALIENCE`. It is covered when the passages the answer quotes (title, section and
 text) hold it, as the same stem, a word sharing its first letters ("closure" and
 "closed"), or a close synonym by MiniLM word similarity ("vacation" and "holidays").
+A word naming the kind of thing the answer is ("which occupation", "what is the
+birthdate of ...": `answer_kind_words`) is not asked for: documents name the answer
+("a tennis player"), seldom its kind.
 
     >>> missing_subject("Does our health insurance include dental cover?",
     ...                 [(sentence, chunk)], [chunk], embedder)       # doctest: +SKIP
@@ -26,6 +29,7 @@ from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.text.stems import stem
 from ragcite.text.words import QUESTION_WORDS, STOPWORDS, content_words, words
+from ragcite.verify.answer_types import answer_kind_words
 
 # Removing a topic word moves the question's embedding at least this far (1 - cosine):
 # on the demo questions "dental" 0.16, "sabbatical" 0.15, "party" 0.12; "handling" 0.01.
@@ -137,10 +141,14 @@ def _missing(
     cited = {w for _, c in quotes for w in words(_passage(c))}
     cited_stems = {stem(w) for w in cited}
     retrieved = {stem(w) for c in chunks for w in words(_passage(c))}
+    kinds = {stem(w) for w in answer_kind_words(question)}
     absent = [
         w
         for w in topic_words(question)
-        if stem(w) not in cited_stems and stem(w) not in retrieved and not _prefix_match(w, cited)
+        if stem(w) not in cited_stems
+        and stem(w) not in retrieved
+        and stem(w) not in kinds
+        and not _prefix_match(w, cited)
     ]
     if not absent:
         return []
