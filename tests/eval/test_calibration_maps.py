@@ -93,6 +93,7 @@ def test_answer_maps_round_trip_and_an_answer_without_one_reads_its_weakest_clai
     assert loaded(0.6) == pytest.approx(0.5)
     assert loaded.answer(0.5, 2) == pytest.approx(PlattMap(2.0, -0.2)(0.5))
     assert loaded.answer(0.5, 1) == 0.5  # no one-claim map: the claim's own value
+    assert loaded.answer(0.95, 2) == 0.95  # never below the weakest claim (the map: 0.85)
     path.write_text(json.dumps({**calibration_to_dict(maps), "answer": {"three": {}}}))
     with pytest.raises(ConfigError, match=r"calibration\.json.*one_claim"):
         load_calibration(path)

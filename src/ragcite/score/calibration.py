@@ -19,7 +19,8 @@ with, optionally, answer maps: `"answer": {"one_claim": MAP, "several_claims": M
 `{"method": ...}` as above; either may be absent), from the answer's weakest calibrated
 claim value to P(the answer is correct), for answers of one claim and of several (an
 answer of several claims is right when one of them is, so it can be surer than its weakest
-claim). Without one, an answer's confidence is its weakest claim's.
+claim, and never reads below it). Without one, an answer's confidence is its weakest
+claim's.
 Other keys (what it was fitted on, held-out ECE) are kept for people and ignored here.
 """
 
@@ -81,9 +82,13 @@ class CalibrationMaps:
         return self.claim(raw)
 
     def answer(self, weakest: float, claims: int) -> float:
-        """P(an answer of `claims` claims is correct), given its weakest claim's value."""
-        mapping = self.one_claim if claims == 1 else self.several_claims
-        return mapping(weakest) if mapping is not None else weakest
+        """P(an answer of `claims` claims is correct), given its weakest claim's value. An
+        answer of several claims is right when one of them is, so it reads at least its
+        weakest claim's value."""
+        if claims == 1:
+            return self.one_claim(weakest) if self.one_claim is not None else weakest
+        several = self.several_claims
+        return max(weakest, several(weakest)) if several is not None else weakest
 
 
 def calibration_to_dict(calibration: Map | CalibrationMaps) -> dict[str, Any]:
