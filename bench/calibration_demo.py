@@ -5,7 +5,8 @@
 Ingests demo/ into a temporary store, asks every question of eval/demo.jsonl through the
 pipeline without a calibration map, and writes one record per question (default
 bench/out/calibration_demo.jsonl): each claim's raw blend, whether it is an exact,
-supported quote, and whether it is correct by the harness's labels. The group is the
+supported quote, whether it is correct by the harness's labels, and the answer's
+answerability probability (`ragcite.verify.answerability`). The group is the
 expected document, so splits hold documents out.
 """
 
@@ -21,6 +22,7 @@ from ragcite.eval.questions import load_questions
 from ragcite.eval.runner import run_questions
 from ragcite.pipeline import Ragcite
 from ragcite.score.confidence import is_exact_and_supported
+from ragcite.verify.answerability import AnswerabilityCheck, cited_quotes
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = ROOT / "bench" / "out" / "calibration_demo.jsonl"
@@ -33,9 +35,20 @@ def main() -> None:
         rag = Ragcite.open(load_settings(store_path=Path(tmp) / "d.db", overrides=overrides))
         rag.ingest([ROOT / "demo"])
         traces = run_questions(rag, load_questions(ROOT / "eval" / "demo.jsonl"))
+        check = AnswerabilityCheck(rag.embedder)
+        answerability = [
+            check.probability(
+                t.question.query,
+                cited_quotes(t.response.cited_claims, t.response.source_chunks),
+                t.response.source_chunks,
+            )
+            if t.response.answerable
+            else 0.0
+            for t in traces
+        ]
         rag.close()
     lines = []
-    for t in traces:
+    for t, p in zip(traces, answerability, strict=True):
         claims = t.response.cited_claims
         by_id = t.chunks_by_id
         cited = {i for c in claims for i in c.source_chunk_ids if i in by_id}
@@ -46,6 +59,7 @@ def main() -> None:
                 "group": f"demo-{t.question.expected_document_id or t.question.id}",
                 "answerable": t.question.answerable,
                 "generator_answered": t.response.answerable,
+                "answerability": p,
                 "chunk_mean": sum(by_id[i].composite_confidence for i in cited) / len(cited)
                 if cited
                 else 0.0,

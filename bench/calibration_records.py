@@ -7,10 +7,11 @@ questions, HaluEval knowledge passages, RGB) goes through ragcite's own stages: 
 the configured generator, the gate's support check, the score stage without a map. Each
 record keeps what the score stage saw for every claim (quote strength, support score and
 verdicts, cited-chunk confidence, the raw blend) and whether the claim is correct (it quotes
-a gold passage and holds a gold answer), plus the answerability probability of the answer,
-so that `python -m ragcite.train.calibration` can fit the map and measure it held out by
-paragraph / item. Writes JSON lines (default bench/out/calibration_records.jsonl);
-rerunning reuses what is there.
+a gold passage and holds a gold answer), plus the answerability probability of the answer
+and the answerability model's input features, so that `python -m
+ragcite.eval.calibration_asset` can fit the maps and measure them held out by paragraph /
+item. Writes JSON lines (default bench/out/calibration_records.jsonl); rerunning reuses
+what is there.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from ragcite.score.confidence import (
 )
 from ragcite.train.answerability_data import Case, all_cases, candidate_chunks
 from ragcite.train.answerability_run import claim_correct
-from ragcite.verify.answerability import AnswerabilityCheck, cited_quotes
+from ragcite.verify.answerability import AnswerabilityCheck, answerability_features, cited_quotes
 from ragcite.verify.gate import verify_answer
 
 DEFAULT = Path(__file__).resolve().parent / "out" / "calibration_records.jsonl"
@@ -74,6 +75,11 @@ def run_case(rag: Ragcite, check: AnswerabilityCheck, case: Case) -> dict[str, A
         **case.record_fields(),
         "generator_answered": answered,
         "answerability": check.probability(case.question, quotes, chunks) if answered else 0.0,
+        # The model's inputs (coverage, answer type, similarities), unlearned: a map may read
+        # them without the model's in-sample bias on its own training groups.
+        "features": answerability_features(case.question, quotes, chunks, rag.embedder)
+        if answered
+        else {},
         "chunk_mean": sum(by_id[i].composite_confidence for i in cited) / len(cited)
         if cited
         else 0.0,

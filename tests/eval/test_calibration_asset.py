@@ -75,3 +75,37 @@ def test_ece_interval_resamples_groups() -> None:
 def test_isotonic_steps_never_claim_certainty() -> None:
     mapping = fit_isotonic([0.1] * 20 + [0.9] * 20, [False] * 20 + [True] * 20)
     assert mapping(0.1) == pytest.approx(1 / 22) and mapping(0.9) == pytest.approx(21 / 22)
+
+
+def _two_claim_records(n: int = 600) -> list[dict[str, Any]]:
+    """Answers of two claims, right when either claim is: surer than their weakest claim."""
+    rng = random.Random(5)
+    out = []
+    for i in range(n):
+        claims = []
+        for _ in range(2):
+            raw = rng.uniform(0.56, 0.86)
+            correct = rng.random() < (raw - 0.55) * 2
+            claims.append({"raw": raw, "exact_supported": True, "correct": correct})
+        out.append(
+            {
+                "id": f"q{i}",
+                "source": "synthetic",
+                "group": f"paragraph-{i}",
+                "generator_answered": True,
+                "chunk_mean": 0.5,
+                "claims": claims,
+                "answer_correct": any(c["correct"] for c in claims),
+            }
+        )
+    return out
+
+
+def test_answers_of_several_claims_get_their_own_map() -> None:
+    maps, result = report(_records() + _two_claim_records(), ScoreSettings())
+    assert result["methods"]["several_claims"] in ("isotonic", "platt")
+    assert maps.several_claims is not None
+    answer = result["held_out"]["pooled"]["answer"]
+    # The weakest claim alone understates answers that are right when one claim is.
+    assert answer["calibrated"]["ece"] < answer["weakest_claim"]["ece"] / 2
+    assert answer["calibrated"]["ece"] < 0.08

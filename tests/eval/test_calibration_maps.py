@@ -11,6 +11,7 @@ import pytest
 from ragcite.errors import ConfigError
 from ragcite.eval.calibration import Points, fit_calibration, held_out_calibration
 from ragcite.score.calibration import (
+    CalibrationMaps,
     IsotonicMap,
     PlattMap,
     calibration_to_dict,
@@ -77,3 +78,22 @@ def test_a_map_that_would_only_flatten_confidence_is_not_chosen() -> None:
         assert mapping(0.3) == pytest.approx(0.3)
     report = held_out_calibration(points)
     assert report["after"]["brier"] <= report["before"]["brier"] + 0.01
+
+
+def test_answer_maps_round_trip_and_an_answer_without_one_reads_its_weakest_claim(
+    tmp_path: Path,
+) -> None:
+    maps = CalibrationMaps(
+        claim=IsotonicMap((0.2, 1.0), (0.1, 0.9)), several_claims=PlattMap(2.0, -0.2)
+    )
+    path = tmp_path / "calibration.json"
+    path.write_text(json.dumps(calibration_to_dict(maps)))
+    loaded = load_calibration(path)
+    assert isinstance(loaded, CalibrationMaps) and loaded.one_claim is None
+    assert loaded(0.6) == pytest.approx(0.5)
+    assert loaded.answer(0.5, 2) == pytest.approx(PlattMap(2.0, -0.2)(0.5))
+    assert loaded.answer(0.5, 1) == 0.5  # no one-claim map: the claim's own value
+    assert loaded.answer(0.95, 2) == 0.95  # never below the weakest claim (the map: 0.85)
+    path.write_text(json.dumps({**calibration_to_dict(maps), "answer": {"three": {}}}))
+    with pytest.raises(ConfigError, match=r"calibration\.json.*one_claim"):
+        load_calibration(path)

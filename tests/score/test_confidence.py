@@ -11,7 +11,8 @@ from ragcite.models import (
     SourceChunk,
     SupportVerdict,
 )
-from ragcite.score.confidence import label_for, score_answer
+from ragcite.score.calibration import CalibrationMaps, IsotonicMap
+from ragcite.score.confidence import answer_label, label_for, score_answer
 
 
 @pytest.mark.parametrize(
@@ -165,3 +166,59 @@ def test_partial_support_is_explained() -> None:
         [claim.model_copy(update={"citations": [partial]})], [_chunk(0.5)], ScoreSettings()
     )
     assert scored.reason == "1 claim's support is uncertain."
+
+
+def _answer_maps(claim: float, several: float) -> CalibrationMaps:
+    """Every claim maps to `claim`; an answer of several claims to `several`."""
+    return CalibrationMaps(
+        claim=IsotonicMap((0.0, 1.0), (claim, claim)),
+        several_claims=IsotonicMap((0.0, 1.0), (several, several)),
+    )
+
+
+def test_an_answer_of_several_claims_reads_its_own_map_below_its_weakest_claims_label() -> None:
+    claims = [_claim(QuoteStatus.FUZZY, 0.9), _claim(QuoteStatus.FUZZY, 0.9)]
+    scored = score_answer(
+        claims, [_chunk(0.9)], ScoreSettings(), calibration=_answer_maps(0.7, 0.9)
+    )
+    assert [c.attribution_confidence for c in scored.claims] == [0.7, 0.7]
+    assert scored.overall_confidence == 0.9  # answers like it are right 90% of the time
+    # ... but its label stays its weakest claim's, and the words say why.
+    assert scored.label is ConfidenceLabel.MEDIUM
+    assert scored.reason.endswith(
+        "MEDIUM as its weakest claim, though answers like it are right about 90% of the time."
+    )
+    one = score_answer(
+        claims[:1], [_chunk(0.9)], ScoreSettings(), calibration=_answer_maps(0.7, 0.9)
+    )
+    assert one.overall_confidence == 0.7 and one.label is ConfidenceLabel.MEDIUM  # as its claim
+
+
+def test_exact_supported_quotes_never_read_low_whatever_the_answer_map() -> None:
+    claims = [_supported(QuoteStatus.EXACT, 0.63) for _ in range(2)]
+    maps = _answer_maps(0.3, 0.2)
+    scored = score_answer(claims, [_chunk(0.3)], ScoreSettings(), calibration=maps)
+    # An answer of several claims is right when one is: never below its weakest claim.
+    assert scored.overall_confidence == 0.3
+    assert scored.label is ConfidenceLabel.MEDIUM and scored.flags == []
+    assert scored.reason.endswith("answer the question only about 30% of the time.")
+
+
+@pytest.mark.parametrize("several", [0.1, 0.5, 0.7, 0.95])
+@pytest.mark.parametrize("claim_value", [0.2, 0.5, 0.75, 0.9])
+def test_the_answer_label_is_never_above_its_weakest_claims_label(
+    claim_value: float, several: float
+) -> None:
+    order = list(ConfidenceLabel)  # HIGH first
+    maps = _answer_maps(claim_value, several)
+    for claims in (
+        [_supported(QuoteStatus.EXACT, 0.9), _claim(QuoteStatus.FUZZY, 0.5)],
+        [_claim(QuoteStatus.EXACT, 0.9), _claim(QuoteStatus.EXACT, 0.9)],
+        [_supported(QuoteStatus.EXACT, 0.9), _supported(QuoteStatus.NORMALIZED, 0.9)],
+    ):
+        scored = score_answer(claims, [_chunk(0.5)], ScoreSettings(), calibration=maps)
+        weakest = max(order.index(c.confidence_label) for c in scored.claims)
+        assert order.index(scored.label) >= weakest
+        assert scored.label is answer_label(
+            scored.overall_confidence, scored.claims, ScoreSettings()
+        )

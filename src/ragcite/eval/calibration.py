@@ -24,6 +24,7 @@ from ragcite.eval.runner import QuestionTrace
 from ragcite.score.calibration import IsotonicMap, PlattMap
 from ragcite.score.confidence import (
     EVIDENCE_FLOOR,
+    Calibration,
     answer_confidence,
     answer_evidence,
     is_exact_and_supported,
@@ -62,26 +63,35 @@ def claim_points(traces: list[QuestionTrace]) -> Points:
     return Points(conf, ok, group)
 
 
-def overall_confidence(trace: QuestionTrace, claims: list[float] | None = None) -> float:
+def overall_confidence(
+    trace: QuestionTrace, claims: list[float] | None = None, calibration: Calibration | None = None
+) -> float:
     """The answer confidence of `trace` for other claim confidences (default: the recorded
-    raw ones), by the formula of `score_answer` (its weakest claim's)."""
+    raw ones), by the formula of `score_answer` (its weakest claim's, through the answer
+    maps of `calibration` when it has them)."""
     response = trace.response
     if not response.answerable or not response.cited_claims:
         return 0.0
     values = (
         claims if claims is not None else [c.attribution_confidence for c in response.cited_claims]
     )
-    return answer_confidence(values)
+    return answer_confidence(values, calibration)
 
 
 def answer_points(
-    traces: list[QuestionTrace], claims_of: dict[str, list[float]] | None = None
+    traces: list[QuestionTrace],
+    claims_of: dict[str, list[float]] | None = None,
+    calibration: Calibration | None = None,
 ) -> Points:
     """(overall confidence, answer correct) per answered question; `claims_of` maps a
-    question id to its claims' confidences when they are not the recorded raw ones."""
+    question id to its claims' confidences when they are not the recorded raw ones, and
+    `calibration`'s answer maps (if any) map the weakest of them."""
     answered = [t for t in traces if t.response.answerable]
     return Points(
-        [overall_confidence(t, (claims_of or {}).get(t.question.id)) for t in answered],
+        [
+            overall_confidence(t, (claims_of or {}).get(t.question.id), calibration)
+            for t in answered
+        ],
         [t.answer_correct for t in answered],
         [t.question.id for t in answered],
     )

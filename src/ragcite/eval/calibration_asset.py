@@ -9,10 +9,13 @@ blend, whether it is an exact, supported quote and whether it is correct (it quo
 passage and holds the gold answer). Only answers the pipeline shows count: the generator
 answered and the answer's evidence reaches `gate.min_overall_confidence`. Groups (SQuAD
 paragraph, HaluEval item, RGB query, demo document) are split by a hash: 30% held out for
-measurement, the rest to fit the map (isotonic or Platt, chosen by cross-validated ECE).
-The report gives claim and answer ECE with 95% bootstrap intervals (resampling groups) on
-the held-out part, raw and calibrated, per source and pooled, and the label bands'
-distribution; `--write` stores the map fitted on the fit part as the packaged asset.
+measurement, the rest to fit the maps (isotonic, Platt or none, chosen by cross-validated
+ECE): the claim map on the claims, then the answer maps on the answers (their weakest
+claim's calibrated value → answer correct), one for answers of one claim and one for
+answers of several. The report gives claim and answer ECE with 95% bootstrap intervals
+(resampling groups) on the held-out part, raw, calibrated, and (answers) as the weakest
+claim alone, with each level's AUC (right vs wrong), per source and pooled, and the answer
+labels' distribution; `--write` stores the maps fitted on the fit part as the packaged asset.
 """
 
 from __future__ import annotations
@@ -24,10 +27,17 @@ from pathlib import Path
 from typing import Any
 
 from ragcite.config import ScoreSettings
-from ragcite.eval.calibration import Map, Points, ece_interval, fit_calibration
+from ragcite.eval.calibration import Points, ece_interval, fit_calibration
+from ragcite.eval.metrics import roc_auc
 from ragcite.models import ConfidenceLabel
-from ragcite.score.calibration import calibration_to_dict
-from ragcite.score.confidence import EVIDENCE_FLOOR, answer_confidence, answer_evidence, label_for
+from ragcite.score.calibration import CalibrationMaps, calibration_to_dict
+from ragcite.score.confidence import (
+    EVIDENCE_FLOOR,
+    Calibration,
+    answer_confidence,
+    answer_evidence,
+    label_for,
+)
 
 ROOT = Path(__file__).resolve().parents[3]
 RECORDS = (
@@ -36,6 +46,7 @@ RECORDS = (
 )
 ASSET = ROOT / "src" / "ragcite" / "score" / "assets" / "calibration.json"
 HELD_OUT_BELOW = 30  # hash buckets of 100: [0, 30) held out
+MIN_ANSWERS = 30  # fewer answers of a kind in the fit part: no answer map for that kind
 
 
 def split_of(record: dict[str, Any]) -> str:
@@ -60,7 +71,7 @@ def load_records(paths: tuple[Path, ...] = RECORDS) -> list[dict[str, Any]]:
     return out
 
 
-def claim_points(records: list[dict[str, Any]], mapping: Map | None = None) -> Points:
+def claim_points(records: list[dict[str, Any]], mapping: Calibration | None = None) -> Points:
     conf, ok, group = [], [], []
     for r in records:
         for c in r["claims"]:
@@ -70,64 +81,108 @@ def claim_points(records: list[dict[str, Any]], mapping: Map | None = None) -> P
     return Points(conf, ok, group)
 
 
-def answer_points(records: list[dict[str, Any]], mapping: Map | None = None) -> Points:
-    """(answer confidence, answer correct): the weakest claim's confidence, as `score_answer`."""
+def answer_points(records: list[dict[str, Any]], mapping: Calibration | None = None) -> Points:
+    """(answer confidence, answer correct), as `score_answer` computes it: the weakest
+    claim's confidence, through the answer maps when `mapping` has them."""
     return Points(
-        [answer_confidence(claim_points([r], mapping).confidence) for r in records],
+        [answer_confidence(claim_points([r], mapping).confidence, mapping) for r in records],
         [bool(r["answer_correct"]) for r in records],
         [r["group"] for r in records],
     )
 
 
+_RANK = list(ConfidenceLabel)[::-1]  # VERY_LOW .. HIGH
+
+
+def answer_label(record: dict[str, Any], mapping: Calibration, settings: ScoreSettings) -> str:
+    """The answer's label as `score.confidence.answer_label` gives it, from a record."""
+    medium = ConfidenceLabel.MEDIUM
+
+    def lifted(value: float, exact: bool) -> ConfidenceLabel:
+        band = label_for(value, settings)
+        return max(band, medium, key=_RANK.index) if exact else band
+
+    claims = [lifted(mapping(c["raw"]), c["exact_supported"]) for c in record["claims"]]
+    value = answer_points([record], mapping).confidence[0]
+    exact = all(c["exact_supported"] for c in record["claims"])
+    return str(min(lifted(value, exact), *claims, key=_RANK.index))
+
+
 def label_counts(
-    records: list[dict[str, Any]], mapping: Map | None, settings: ScoreSettings
+    records: list[dict[str, Any]], mapping: Calibration, settings: ScoreSettings
 ) -> dict[str, dict[str, int]]:
-    """Answer labels (the weakest claim's band) on correct and on wrong answers."""
+    """Answer labels on correct and on wrong answers."""
     out: dict[str, dict[str, int]] = {"correct": {}, "wrong": {}}
-    for r, value in zip(records, answer_points(records, mapping).confidence, strict=True):
-        label = str(label_for(value, settings))
-        if all(c["exact_supported"] for c in r["claims"]) and label in (
-            ConfidenceLabel.LOW,
-            ConfidenceLabel.VERY_LOW,
-        ):
-            label = f"{ConfidenceLabel.MEDIUM} (floor)"
+    for r in records:
+        label = answer_label(r, mapping, settings)
         side = out["correct" if r["answer_correct"] else "wrong"]
         side[label] = side.get(label, 0) + 1
     return out
 
 
-def _measure(records: list[dict[str, Any]], mapping: Map) -> dict[str, Any]:
-    return {
-        level: {
+def _auc(points: Points) -> float:
+    return roc_auc(points.confidence, points.correct)
+
+
+def _measure(records: list[dict[str, Any]], maps: CalibrationMaps) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for level, points in (("claim", claim_points), ("answer", answer_points)):
+        calibrated = points(records, maps)
+        out[level] = {
             "raw": ece_interval(points(records)),
-            "calibrated": ece_interval(points(records, mapping)),
+            "calibrated": ece_interval(calibrated),
+            "auc_raw": _auc(points(records)),
+            "auc_calibrated": _auc(calibrated),
         }
-        for level, points in (("claim", claim_points), ("answer", answer_points))
-    }
+    out["answer"]["weakest_claim"] = ece_interval(answer_points(records, maps.claim))
+    return out
 
 
-def report(records: list[dict[str, Any]], settings: ScoreSettings) -> tuple[Map, dict[str, Any]]:
-    """The map fitted on the fit part, and its held-out report (see the module doc)."""
+def fit_maps(fit: list[dict[str, Any]]) -> tuple[CalibrationMaps, dict[str, str]]:
+    """The claim map, then the answer maps (one claim, several), each with its method; an
+    answer map whose method is "identity", or fitted on fewer than `MIN_ANSWERS` answers, is
+    left out (the weakest claim's value stands)."""
+    claim, method = fit_calibration(claim_points(fit))
+    methods = {"claim": method}
+    answer = {}
+    for name, part in (
+        ("one_claim", [r for r in fit if len(r["claims"]) == 1]),
+        ("several_claims", [r for r in fit if len(r["claims"]) > 1]),
+    ):
+        if len(part) < MIN_ANSWERS:
+            methods[name] = f"none ({len(part)} answers)"
+            continue
+        mapping, methods[name] = fit_calibration(answer_points(part, claim))
+        if methods[name] != "identity":
+            answer[name] = mapping
+    return CalibrationMaps(claim, **answer), methods
+
+
+def report(
+    records: list[dict[str, Any]], settings: ScoreSettings
+) -> tuple[CalibrationMaps, dict[str, Any]]:
+    """The maps fitted on the fit part, and their held-out report (see the module doc)."""
     kept = [r for r in records if shown(r, settings)]
     fit = [r for r in kept if split_of(r) == "fit"]
     test = [r for r in kept if split_of(r) == "test"]
-    mapping, method = fit_calibration(claim_points(fit))
+    maps, methods = fit_maps(fit)
     out: dict[str, Any] = {
-        "method": method,
+        "methods": methods,
         "fit": {"answers": len(fit), "claims": len(claim_points(fit).confidence)},
-        "held_out": {"pooled": _measure(test, mapping)},
+        "held_out": {"pooled": _measure(test, maps)},
     }
+    out["held_out"]["pooled"]["labels"] = label_counts(test, maps, settings)
     for source in sorted({r["source"] for r in test}):
         part = [r for r in test if r["source"] == source]
-        out["held_out"][source] = _measure(part, mapping)
-        out["held_out"][source]["labels"] = label_counts(part, mapping, settings)
-    return mapping, out
+        out["held_out"][source] = _measure(part, maps)
+        out["held_out"][source]["labels"] = label_counts(part, maps, settings)
+    return maps, out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("records", nargs="*", type=Path, default=list(RECORDS))
-    parser.add_argument("--write", action="store_true", help=f"write the map to {ASSET}")
+    parser.add_argument("--write", action="store_true", help=f"write the maps to {ASSET}")
     args = parser.parse_args()
     settings = ScoreSettings()
     mapping, result = report(load_records(tuple(args.records)), settings)
@@ -138,6 +193,7 @@ def main() -> None:
             "fitted_on": "end-to-end shared-data and demo questions, fit split "
             "(python -m ragcite.eval.calibration_asset)",
             "held_out_claim_ece": result["held_out"]["pooled"]["claim"]["calibrated"]["ece"],
+            "held_out_answer_ece": result["held_out"]["pooled"]["answer"]["calibrated"]["ece"],
         }
         ASSET.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {ASSET}")

@@ -111,7 +111,7 @@ def calibration_results(
             Points(mapped, claims.correct, claims.group)
         )
         out["answer"]["configured"] = calibration_metrics(
-            answer_points(traces, by_question(claims, mapped))
+            answer_points(traces, by_question(claims, mapped), rag.calibration)
         )
     if plots is not None:
         reliability_diagram(curves, plots / "reliability.png", "Reliability diagram")

@@ -15,6 +15,12 @@ File format (version 1), one of:
     {"format": "ragcite-calibration", "version": 1, "method": "isotonic",
      "x": [0.1, 0.5, 0.9], "y": [0.05, 0.4, 0.95]}
     {"format": "ragcite-calibration", "version": 1, "method": "platt", "a": 6.1, "b": -3.2}
+with, optionally, answer maps: `"answer": {"one_claim": MAP, "several_claims": MAP}` (MAP:
+`{"method": ...}` as above; either may be absent), from the answer's weakest calibrated
+claim value to P(the answer is correct), for answers of one claim and of several (an
+answer of several claims is right when one of them is, so it can be surer than its weakest
+claim, and never reads below it). Without one, an answer's confidence is its weakest
+claim's.
 Other keys (what it was fitted on, held-out ECE) are kept for people and ignored here.
 """
 
@@ -61,7 +67,46 @@ class PlattMap:
         return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
 
 
-def calibration_to_dict(calibration: IsotonicMap | PlattMap) -> dict[str, Any]:
+Map = IsotonicMap | PlattMap
+
+
+@dataclass(frozen=True)
+class CalibrationMaps:
+    """The claim map (called as the map itself) and the answer maps by claim count."""
+
+    claim: Map
+    one_claim: Map | None = None
+    several_claims: Map | None = None
+
+    def __call__(self, raw: float) -> float:
+        return self.claim(raw)
+
+    def answer(self, weakest: float, claims: int) -> float:
+        """P(an answer of `claims` claims is correct), given its weakest claim's value. An
+        answer of several claims is right when one of them is, so it reads at least its
+        weakest claim's value."""
+        if claims == 1:
+            return self.one_claim(weakest) if self.one_claim is not None else weakest
+        several = self.several_claims
+        return max(weakest, several(weakest)) if several is not None else weakest
+
+
+def calibration_to_dict(calibration: Map | CalibrationMaps) -> dict[str, Any]:
+    if isinstance(calibration, CalibrationMaps):
+        answer = {
+            name: _map_body(m)
+            for name, m in (
+                ("one_claim", calibration.one_claim),
+                ("several_claims", calibration.several_claims),
+            )
+            if m is not None
+        }
+        body = _map_body(calibration.claim)
+        return {"format": FORMAT, "version": 1, **body, **({"answer": answer} if answer else {})}
+    return {"format": FORMAT, "version": 1, **_map_body(calibration)}
+
+
+def _map_body(calibration: Map) -> dict[str, Any]:
     if isinstance(calibration, IsotonicMap):
         body: dict[str, Any] = {
             "method": "isotonic",
@@ -70,12 +115,21 @@ def calibration_to_dict(calibration: IsotonicMap | PlattMap) -> dict[str, Any]:
         }
     else:
         body = {"method": "platt", "a": calibration.a, "b": calibration.b}
-    return {"format": FORMAT, "version": 1, **body}
+    return body
 
 
-def calibration_from_dict(data: dict[str, Any]) -> IsotonicMap | PlattMap:
+def calibration_from_dict(data: dict[str, Any]) -> CalibrationMaps:
+    """The maps of a version-1 calibration file's JSON (see the module doc)."""
     if data.get("format") != FORMAT or data.get("version") != 1:
         raise ValueError("not a version-1 ragcite calibration file")
+    answer = data.get("answer") or {}
+    if not isinstance(answer, dict) or set(answer) - {"one_claim", "several_claims"}:
+        raise ValueError('"answer" holds only "one_claim" and "several_claims" maps')
+    maps = {name: _map_from_dict(body) for name, body in answer.items()}
+    return CalibrationMaps(_map_from_dict(data), **maps)
+
+
+def _map_from_dict(data: dict[str, Any]) -> Map:
     if data["method"] == "platt":
         return PlattMap(float(data["a"]), float(data["b"]))
     if data["method"] == "isotonic":

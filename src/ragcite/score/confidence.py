@@ -12,7 +12,11 @@ source saying them, and its `confidence_reason` then says how often such quotes 
 question.
 
 An answer's confidence is its weakest claim's (no surer than its least sure part; a
-one-claim answer reads as its claim) and its label the weakest claim's label. Separately,
+one-claim answer reads as its claim), or, when the map has answer maps (`CalibrationMaps`),
+the observed probability that an answer like it (its weakest claim's value, one claim or
+several) is correct. Its label is the band of that number, never above its weakest claim's
+label (and at least MEDIUM when every claim is an exact, supported quote); `answer_reason`
+says when the label is held below or lifted above the number's band. Separately,
 the answer's evidence (`answer_evidence`: `claim_weight` · mean claim blend +
 `chunk_weight` · mean cited-chunk confidence) is what the pipeline's
 `gate.min_overall_confidence` reads to regenerate or degrade a weakly sourced answer.
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 from ragcite.config import ScoreSettings
 from ragcite.flags import flag
@@ -45,6 +50,17 @@ QUOTE_STRENGTH = {
 }
 
 Calibration = Callable[[float], float]
+
+
+@runtime_checkable
+class AnswerCalibration(Protocol):
+    """A calibration that also maps an answer (see `ragcite.score.calibration`)."""
+
+    def __call__(self, raw: float) -> float: ...
+
+    def answer(self, weakest: float, claims: int) -> float: ...
+
+
 _DEFAULT_SCORE = ScoreSettings()
 _RANK = {
     ConfidenceLabel.VERY_LOW: 0,
@@ -157,14 +173,34 @@ def answer_evidence(claim_values: list[float], chunk_mean: float, settings: Scor
     return round(_unit(blend), 6)
 
 
-def answer_confidence(claim_values: list[float]) -> float:
+def answer_confidence(claim_values: list[float], calibration: Calibration | None = None) -> float:
     """The answer's confidence: its weakest claim's (an answer is no surer than its least
-    sure part; a one-claim answer reads as its claim).
+    sure part; a one-claim answer reads as its claim), mapped by the calibration's answer
+    maps when it has them (P(an answer like it is correct)).
 
     >>> answer_confidence([0.9, 0.7])
     0.7
     """
-    return min(claim_values, default=0.0)
+    weakest = min(claim_values, default=0.0)
+    if not claim_values or not isinstance(calibration, AnswerCalibration):
+        return weakest
+    return _unit(calibration.answer(weakest, len(claim_values)))
+
+
+def answer_label(
+    value: float, claims: list[CitedClaim], settings: ScoreSettings
+) -> ConfidenceLabel:
+    """The band of the answer's confidence, lifted to MEDIUM when every claim is an exact,
+    supported quote, and never above its weakest claim's label.
+
+    >>> answer_label(0.9, [], ScoreSettings())
+    <ConfidenceLabel.VERY_LOW: 'VERY_LOW'>
+    """
+    label = label_for(value, settings)
+    if claims and all(is_exact_and_supported(c) for c in claims):
+        label = max(label, ConfidenceLabel.MEDIUM, key=_RANK.__getitem__)
+    weakest = min((_label_of(c) for c in claims), key=_RANK.__getitem__, default=None)
+    return min(label, weakest or ConfidenceLabel.VERY_LOW, key=_RANK.__getitem__)
 
 
 @dataclass(frozen=True)
@@ -214,15 +250,14 @@ def score_answer(
         return ScoredAnswer([], 0.0, ConfidenceLabel.VERY_LOW, [], NO_ANSWER_REASON)
     cited = {i for c in scored for i in c.source_chunk_ids if i in by_id}
     chunk_mean = sum(by_id[i].composite_confidence for i in cited) / len(cited) if cited else 0.0
-    overall = answer_confidence([c.attribution_confidence for c in scored])
-    label = min((_label_of(c) for c in scored), key=_RANK.__getitem__)
-    lifted = overall if label is not label_for(overall, settings) else None
+    overall = answer_confidence([c.attribution_confidence for c in scored], calibration)
+    label = answer_label(overall, scored, settings)
     return ScoredAnswer(
         scored,
         overall,
         label,
         _confidence_flags(scored, label, overall),
-        answer_reason(scored, label, lifted),
+        answer_reason(scored, label, overall, label_for(overall, settings)),
         answer_evidence(evidence_values, chunk_mean, settings),
     )
 

@@ -34,6 +34,12 @@ _SEVERITY = {
     SupportVerdict.UNCHECKED: 3,
     SupportVerdict.SUPPORTED: 4,
 }
+_RANK = {
+    ConfidenceLabel.VERY_LOW: 0,
+    ConfidenceLabel.LOW: 1,
+    ConfidenceLabel.MEDIUM: 2,
+    ConfidenceLabel.HIGH: 3,
+}
 _QUOTE_RANK = {
     QuoteStatus.NOT_FOUND: 0,
     QuoteStatus.FUZZY: 1,
@@ -91,14 +97,43 @@ def _plural(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
 
 
+def held_words(label: ConfidenceLabel, confidence: float) -> str:
+    """Why an answer's label is below the band of its number: its weakest claim's label.
+
+    >>> held_words(ConfidenceLabel.MEDIUM, 0.88)
+    'MEDIUM as its weakest claim, though answers like it are right about 88% of the time'
+    """
+    return (
+        f"{label} as its weakest claim, though answers like it are right about "
+        f"{round(confidence * 100)}% of the time"
+    )
+
+
 def answer_reason(
-    claims: list[CitedClaim], label: ConfidenceLabel, lifted: float | None = None
+    claims: list[CitedClaim],
+    label: ConfidenceLabel,
+    confidence: float | None = None,
+    band: ConfidenceLabel | None = None,
 ) -> str:
-    """An answer's label in words, from its claims (see the module doc); `lifted` as for
-    `claim_reason`."""
+    """An answer's label in words, from its claims (see the module doc). `confidence` and
+    `band` are the answer's number and that number's label band: when `label` is above the
+    band (every claim an exact, supported quote) or below it (held to its weakest claim's
+    label), the words say so."""
     citations = [c for claim in claims for c in claim.citations]
     if not citations:
         return NO_ANSWER_REASON if not claims else "No claim cites a source."
+    text, all_supported = _answer_basis(claims, citations)
+    if confidence is not None and band is not None and label is not band:
+        lifted = _RANK[label] > _RANK[band]
+        text += f"; {lifted_words(confidence) if lifted else held_words(label, confidence)}"
+    elif all_supported and label in (ConfidenceLabel.LOW, ConfidenceLabel.VERY_LOW):
+        text += "; the passages match the question only loosely"
+    return text + "."
+
+
+def _answer_basis(claims: list[CitedClaim], citations: list[Citation]) -> tuple[str, bool]:
+    """What the answer's claims rest on (their problems, or their exact, checked quotes),
+    and whether every quote is exact and supported."""
     problems = []
     for verdict, words in (
         (SupportVerdict.CONTRADICTED, ("claim is", "claims are", "contradicted by its source")),
@@ -114,17 +149,13 @@ def answer_reason(
     if loose:
         problems.append(_plural(loose, "quote matches", "quotes match") + " only approximately")
     if problems:
-        return "; ".join(problems) + "."
+        return "; ".join(problems), False
     quotes = _plural(len(citations), "exact quote", "exact quotes")
     checked = [c for c in citations if c.support is not SupportVerdict.UNCHECKED]
     if not checked:
-        return f"{quotes}; support was not checked."
+        return f"{quotes}; support was not checked", False
     if len(checked) < len(citations):
-        return f"{quotes}; {len(checked)} supported by their sources, the rest not checked."
+        return f"{quotes}; {len(checked)} supported by their sources, the rest not checked", False
     alone = len(citations) == 1
-    text = f"{quotes}, {'supported by its source' if alone else 'all supported by their sources'}"
-    if lifted is not None:
-        text += f"; {lifted_words(lifted)}"
-    elif label in (ConfidenceLabel.LOW, ConfidenceLabel.VERY_LOW):
-        text += "; the passages match the question only loosely"
-    return text + "."
+    supported = "supported by its source" if alone else "all supported by their sources"
+    return f"{quotes}, {supported}", True
