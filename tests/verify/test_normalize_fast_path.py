@@ -10,7 +10,7 @@ from ragcite.verify.normalize import _normalize_each_char, normalize, normalize_
 
 # Plain letters and spaces (the fast path) mixed with what folds, resizes or joins.
 ALPHABET = [*"abcXYZ .,-\n\t", "\u00a0", "\u2019", "\u201c", "\u2014", "\u2026", "ß", "İ"]
-ALPHABET += ["\ufb01", "\u00ad", "\u200b", "\u2009", "É", "  ", "-\n"]
+ALPHABET += ["\ufb01", "\u00ad", "\u200b", "\u2009", "É", "  ", "-\n", "`", "\u2013"]
 
 
 @pytest.mark.parametrize("join_broken_words", [False, True])
