@@ -204,10 +204,15 @@ def _replace_folding(text: str) -> tuple[str, bool]:
 
 @lru_cache(maxsize=128)  # the gate checks several quotes against one chunk
 def _fold_plain(text: str) -> tuple[str, str, bool]:
-    """For non-ASCII `text`: its folding characters replaced, that case-folded, and whether
-    each replaced character became exactly one."""
-    folded, in_place = _replace_folding(text)
-    return folded, folded.casefold(), in_place
+    """For non-ASCII `text`, its folding characters replaced and then: lowered (as
+    `fold_lowered`), case-folded (as `case_folded`), and whether each character of `text`
+    became exactly one."""
+    folded, folds_in_place = _replace_folding(text)
+    case = folded.casefold()
+    # As in `_normalize_each_char`: lower() where casefold grows ("ß"; "İ" lowers to two).
+    lowered = case if len(case) == len(folded) else _lower_growing(folded)
+    # No character case-folds or lowers to none: the same length means one for one.
+    return lowered, case, folds_in_place and len(lowered) == len(text)
 
 
 def clear_caches() -> None:
@@ -238,11 +243,8 @@ def fold_lowered(text: str, *, join_broken_words: bool) -> tuple[str, bool]:
         if len(lowered) != len(folded):  # as in `_normalize_each_char`
             lowered = _lower_growing(folded)
         return lowered, False
-    folded, lowered, folds_in_place = _fold_plain(text)
-    if len(lowered) != len(folded):  # as in `_normalize_each_char`: lower() where casefold grows
-        lowered = _lower_growing(folded)
-    # No character case-folds or lowers to none: the same length means one for one.
-    return lowered, folds_in_place and len(lowered) == len(text)
+    lowered, _, in_place = _fold_plain(text)
+    return lowered, in_place
 
 
 def _lower_growing(text: str) -> str:
