@@ -208,11 +208,34 @@ def _fold_plain(text: str) -> tuple[str, str, bool]:
     `fold_lowered`), case-folded (as `case_folded`), and whether each character of `text`
     became exactly one."""
     folded, folds_in_place = _replace_folding(text)
-    case = folded.casefold()
+    case = _casefold(folded)
     # As in `_normalize_each_char`: lower() where casefold grows ("ß"; "İ" lowers to two).
     lowered = case if len(case) == len(folded) else _lower_growing(folded)
     # No character case-folds or lowers to none: the same length means one for one.
     return lowered, case, folds_in_place and len(lowered) == len(text)
+
+
+def _casefold(text: str) -> str:
+    """`text.casefold()`; a text of Latin-1 characters that case-fold to one Latin-1
+    character each (all but "µ" and "ß") folded by one bytes.translate, not character by
+    character through the Unicode tables (about 4 times faster on 800 characters)."""
+    if text.isascii():
+        return text.lower()
+    raw = text.encode("latin-1", "ignore")
+    if len(raw) != len(text) or any(map(raw.__contains__, _LATIN1_UNFOLDABLE)):
+        return text.casefold()
+    return raw.translate(_LATIN1_CASEFOLD).decode("latin-1")
+
+
+def _latin1_casefold(code: int) -> int | None:
+    """The Latin-1 code point `chr(code)` case-folds to, if it folds to one."""
+    folded = chr(code).casefold()
+    return ord(folded) if len(folded) == 1 and ord(folded) < _LATIN1_END else None
+
+
+_LATIN1_END = 256
+_LATIN1_UNFOLDABLE = [c for c in range(_LATIN1_END) if _latin1_casefold(c) is None]
+_LATIN1_CASEFOLD = bytes(_latin1_casefold(c) or c for c in range(_LATIN1_END))
 
 
 def clear_caches() -> None:
@@ -276,7 +299,11 @@ def regular_spaces(text: str) -> bool:
         return False
     if text.isascii():
         return not _has_other_ascii_space(text)
-    return not _has_other_ascii_space(text) and not _has_non_ascii_space(text)
+    # Every whitespace character but the space is unprintable (a test holds it): one pass
+    # over a text that prints is cheaper than a scan for each of 28 such characters.
+    return text.isprintable() or (
+        not _has_other_ascii_space(text) and not _has_non_ascii_space(text)
+    )
 
 
 def _has_other_ascii_space(text: str) -> bool:

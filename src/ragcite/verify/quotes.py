@@ -70,7 +70,9 @@ def locate_quote(quote: str, text: str) -> QuoteMatch:
         return NOT_FOUND
     at = text.find(quote)
     if at >= 0:
-        return _match(_EXACT, at, at + len(quote))
+        return tuple.__new__(QuoteMatch, (_EXACT, at, at + len(quote)))  # as `_match`
+    if quote.isascii() and text.isascii() and "\n" not in text:
+        return _locate_ascii(quote, text)
     return _locate_inexact(quote, text)
 
 
@@ -113,8 +115,7 @@ def _ascii_word_missing(needle: str, folded: str) -> bool:
 
 
 def _locate_inexact(quote: str, text: str) -> QuoteMatch:
-    if quote.isascii() and text.isascii() and "\n" not in text:
-        return _locate_ascii(quote, text)
+    """Where `quote`, not in `text` as it stands, lies in it after folding (or as words)."""
     needle = normalize(quote)
     folded = fold_text(text)  # once, for the searches and for the words
     at = folded.lowered.find(needle)
