@@ -129,14 +129,16 @@ def _locate_ascii(quote: str, text: str) -> QuoteMatch:
     folding is lowering (and a backtick made an apostrophe) and keeps every offset: its
     two commonest ends inline (`normalize`, `fold_text`, `find_folded`, `_absent`)."""
     needle = (quote.replace("`", "'") if "`" in quote else quote).lower()
-    if not regular_spaces(needle):
-        needle = " ".join(needle.split())
+    # Stripped, it has no whitespace at its ends; printable, none but spaces inside.
+    if "  " in needle or not needle.isprintable():
+        needle = " ".join(needle.split())  # as `normalize`
     lowered = (text.replace("`", "'") if "`" in text else text).lower()
     at = lowered.find(needle)
     if at >= 0:
         if regular_spaces(lowered[: at + len(needle)]):
             return _match(_NORMALIZED, at, at + len(needle))
-    elif _absent(quote, lowered, needle):  # no line break: no word broken across lines
+    # As `_absent` (no line break: no word broken across lines), without its calls.
+    elif not may_hold_marker(quote) and _ascii_word_missing(needle, lowered):
         return NOT_FOUND
     folded = tuple.__new__(FoldedText, (text, lowered, True))  # as `fold_text` builds it
     return _locate_folded(quote, text, needle, folded, at)
