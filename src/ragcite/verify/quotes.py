@@ -116,7 +116,7 @@ def _ascii_word_missing(needle: str, folded: str) -> bool:
 
 def _locate_inexact(quote: str, text: str) -> QuoteMatch:
     """Where `quote`, not in `text` as it stands, lies in it after folding (or as words)."""
-    needle = normalize(quote)
+    needle = _ascii_needle(quote) if quote.isascii() else normalize(quote)
     folded = fold_text(text)  # once, for the searches and for the words
     at = folded.lowered.find(needle)
     if at >= 0 and folded.in_place and regular_spaces(folded.lowered[: at + len(needle)]):
@@ -124,14 +124,20 @@ def _locate_inexact(quote: str, text: str) -> QuoteMatch:
     return _locate_folded(quote, text, needle, folded, at)
 
 
+def _ascii_needle(quote: str) -> str:
+    """`normalize(quote)` for a stripped ASCII quote (`locate_quote` strips it)."""
+    needle = (quote.replace("`", "'") if "`" in quote else quote).lower()
+    # Stripped, it has no whitespace at its ends; printable, none but spaces inside.
+    if "  " in needle or not needle.isprintable():
+        return " ".join(needle.split())
+    return needle
+
+
 def _locate_ascii(quote: str, text: str) -> QuoteMatch:
     """`_locate_inexact` for an ASCII quote in ASCII text without line breaks, where
     folding is lowering (and a backtick made an apostrophe) and keeps every offset: its
     two commonest ends inline (`normalize`, `fold_text`, `find_folded`, `_absent`)."""
-    needle = (quote.replace("`", "'") if "`" in quote else quote).lower()
-    # Stripped, it has no whitespace at its ends; printable, none but spaces inside.
-    if "  " in needle or not needle.isprintable():
-        needle = " ".join(needle.split())  # as `normalize`
+    needle = _ascii_needle(quote)
     lowered = (text.replace("`", "'") if "`" in text else text).lower()
     at = lowered.find(needle)
     if at >= 0:
