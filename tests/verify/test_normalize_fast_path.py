@@ -6,11 +6,17 @@ import random
 
 import pytest
 
-from ragcite.verify.normalize import _normalize_each_char, normalize, normalize_with_map
+from ragcite.verify.normalize import (
+    _casefold,
+    _normalize_each_char,
+    normalize,
+    normalize_with_map,
+    regular_spaces,
+)
 
 # Plain letters and spaces (the fast path) mixed with what folds, resizes or joins.
 ALPHABET = [*"abcXYZ .,-\n\t", "\u00a0", "\u2019", "\u201c", "\u2014", "\u2026", "ß", "İ"]
-ALPHABET += ["\ufb01", "\u00ad", "\u200b", "\u2009", "É", "  ", "-\n"]
+ALPHABET += ["\ufb01", "\u00ad", "\u200b", "\u2009", "É", "  ", "-\n", "`", "\u2013"]
 
 
 @pytest.mark.parametrize("join_broken_words", [False, True])
@@ -30,3 +36,20 @@ def test_plain_text_maps_each_character_back() -> None:
     assert normalized.text == "kept for 3 years."
     assert normalized.original_span(0, 4) == (2, 6)
     assert normalized.original_span(9, 10) == (13, 14)
+
+
+def test_latin1_text_case_folds_as_casefold_does() -> None:
+    every = "".join(map(chr, range(256)))  # "µ" and "ß" among them: folded the long way
+    assert _casefold(every) == every.casefold()
+    rng = random.Random(3)
+    alphabet = [*map(chr, range(32, 256)), "\u2013", "\u03a9", "\u1e9e", "\u0130"]
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 30)))
+        assert _casefold(text) == text.casefold(), repr(text)
+    assert _casefold("\u00c9T\u00c9") == "\u00e9t\u00e9"
+
+
+def test_unprintable_characters_that_are_not_whitespace_keep_spacing_regular() -> None:
+    # A text that does not print is checked character by character for whitespace.
+    assert regular_spaces("\u00e9\u00adb \u200bc")
+    assert not regular_spaces("\u00e9\u00adb\u2003c")

@@ -52,9 +52,13 @@ class FoldedText(NamedTuple):
 
 def fold_text(text: str, *, join_broken_words: bool = False) -> FoldedText:
     """`text` folded once, for `find_folded` (and, unjoined, `words_haystack`)."""
+    # Built as a plain tuple of its fields: the class's own constructor is Python code.
     if text.isascii() and "\n" not in text:  # the common case, without a call
-        return FoldedText(text, (text.replace("`", "'") if "`" in text else text).lower(), True)
-    return FoldedText(text, *fold_lowered(text, join_broken_words=join_broken_words))
+        lowered = (text.replace("`", "'") if "`" in text else text).lower()
+        return tuple.__new__(FoldedText, (text, lowered, True))
+    return tuple.__new__(
+        FoldedText, (text, *fold_lowered(text, join_broken_words=join_broken_words))
+    )
 
 
 def find_folded(

@@ -45,7 +45,7 @@ _SPACES = re.compile(r"[ \t]{2,}")
 
 def strip_citation_markers(text: str) -> str:
     """`text` without citation markers; unchanged when it has none."""
-    if not _may_hold_marker(text):
+    if not may_hold_marker(text):
         return text
     stripped, count = _MARKER.subn(" ", text)
     if not count:
@@ -54,7 +54,9 @@ def strip_citation_markers(text: str) -> str:
     return _SPACES.sub(" ", stripped).strip()
 
 
-def _may_hold_marker(text: str) -> bool:
+def may_hold_marker(text: str) -> bool:
+    """False when `text` surely holds no citation marker (a few scans for how each starts);
+    then `strip_citation_markers` returns it unchanged."""
     if "[" in text or "^" in text or "\u3010" in text:
         return True
     if "(" in text and _PAREN_MARKER_START.search(text) is not None:

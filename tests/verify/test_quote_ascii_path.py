@@ -1,0 +1,67 @@
+"""The quote check's ASCII path (an ASCII quote in ASCII text without line breaks) gives
+what the general path gives: the same status and the same offsets."""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import pytest
+
+from ragcite.models import QuoteStatus
+from ragcite.verify.folded_search import fold_text
+from ragcite.verify.normalize import _replace_folding, normalize
+from ragcite.verify.quotes import QuoteMatch, locate_quote
+
+# The module itself: `ragcite.verify.quotes` as an attribute is shadowed by the package.
+quotes_module = sys.modules["ragcite.verify.quotes"]
+
+WORDS = "Kept for 35 days retention the a ab of FEE rose 5% data finance U.S. don't".split(" ")
+GLUE = [" ", "  ", ", ", ". ", "-", " [2] ", " (source 1) ", "... ", "`", "\t", " - "]
+
+
+def _text(rng: random.Random) -> str:
+    return "".join(rng.choice(WORDS) + rng.choice(GLUE) for _ in range(rng.randint(1, 14)))
+
+
+def _quote(rng: random.Random, text: str) -> str:
+    start = rng.randrange(len(text))
+    quote = text[start : start + rng.randint(3, 50)]
+    if rng.random() < 0.3:
+        quote = quote.upper()
+    if rng.random() < 0.3:
+        quote = quote.replace(" ", rng.choice(GLUE), 1)
+    if rng.random() < 0.2:
+        quote += rng.choice([" [7]", " missing", " days", "'s", " ... rose"])
+    return quote if rng.random() < 0.8 else _text(rng)
+
+
+def _general(quote: str, text: str) -> QuoteMatch:
+    """`_locate_inexact` as it runs for any other text: normalise, fold, search."""
+    needle = normalize(quote)
+    folded = fold_text(text)
+    at = folded.lowered.find(needle)
+    return quotes_module._locate_folded(quote, text, needle, folded, at)
+
+
+def test_the_ascii_path_agrees_with_the_general_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(7)
+    cases = []
+    for _ in range(4000):
+        text = _text(rng)
+        cases.append((_quote(rng, text), text))
+    assert all(q.isascii() and t.isascii() and "\n" not in t for q, t in cases)
+    fast = [locate_quote(q, t) for q, t in cases]
+    monkeypatch.setattr(quotes_module, "_locate_ascii", _general)
+    general = [locate_quote(q, t) for q, t in cases]
+    for case, one, other in zip(cases, fast, general, strict=True):
+        assert one == other, case
+    statuses = {m.status for m in general}
+    assert statuses == set(QuoteStatus)  # matches of every strength were compared
+    assert sum(m.status is QuoteStatus.NORMALIZED for m in general) > 300
+
+
+def test_a_backtick_is_folded_in_text_that_is_ascii_once_its_dashes_are() -> None:
+    # The scan over folding characters stops once the text is ASCII: not before "`".
+    assert _replace_folding("a \u2013 b`s") == ("a - b's", True)
+    assert locate_quote("B'S NEW", "a \u2013 b`s new") == QuoteMatch(QuoteStatus.NORMALIZED, 4, 11)
