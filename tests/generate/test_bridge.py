@@ -124,3 +124,16 @@ def test_brings_new_needs_a_name_or_number_nobody_said() -> None:
 def test_points_back_needs_the_noun_in_the_sentence_before() -> None:
     assert points_back("The team was captained by Ali.", "Zalmi is a cricket team.")
     assert not points_back("The team was captained by Ali.", "Zalmi is a cricket club.")
+
+
+def test_a_who_question_gets_the_full_name_of_the_person_called_by_surname(
+    embedder: Embedder,
+) -> None:
+    claims = _claims(
+        embedder,
+        "Who did the 12th Mayor of Carrow appoint as harbour master?",
+        "In the spring election, Captain Ilse Marwick, a ferry pilot from Dunmore, defeated "
+        "two rivals. Marwick was appointed harbour master by Mayor Tobias Grene. Grene served "
+        "as the 12th Mayor of Carrow from 1998 to 2006.",
+    )
+    assert any("Ilse Marwick" in claim for claim in claims)

@@ -15,7 +15,10 @@ The other way round, a who-question is often answered by the name a pronoun stan
 "Tina and Bobby is a … series based on … footballer Bobby Moore …", "The three-part series
 was first broadcast on …", "He is widely regarded as one of the greatest defenders …". When
 a chosen sentence opens on "He" or "She" and the sentence before it names no one the
-question does not, the sentence before that one joins when it does (`named_before`).
+question does not, the sentence before that one joins when it does (`named_before`); and
+when a chosen sentence opens on a surname ("Lehrmann was appointed by …"), the sentence up
+to two before it that gives the full name ("Judge Debra Lehrmann, a family court jurist …")
+joins (`full_name_before`).
 
     >>> opens_on_introduced(
     ...     "The Sooners play in the Big 12 Conference.",
@@ -47,6 +50,8 @@ _DEFINITE = re.compile(r"^\W*The\s+([a-z][\w-]+)\b")
 _NAME = re.compile(r"\b(?:[A-Z][\w'’-]+|\d[\d,.]*)")
 _FIRST = re.compile(r"^\W*(\w+)")
 # A person's name: two capitalised words in a row ("Bobby Moore", "Kelly Preston").
+# A sentence opening on one capitalised word followed by a lower-case one: "Lehrmann was …".
+_SURNAME = re.compile(r"^\W*([A-Z][a-z]{2,})\s+[a-z]")
 _PERSON = re.compile(r"\b[A-Z][a-z]+\s+(?:[A-Z]\.\s+)?[A-Z][a-z]+\b")
 
 
@@ -68,8 +73,9 @@ C = TypeVar("C", bound=Placed)
 
 def carried_on(query: str, chosen: Sequence[C], candidates: Sequence[C]) -> list[C]:
     """The sentences that join `chosen`: the one after a chosen sentence that opens on what
-    it introduced and brings something new, and the one a who-question's pronoun stands for
-    (`named_before`). Table rows neither lead nor follow."""
+    it introduced and brings something new, and the one that names the person a
+    who-question's chosen sentence calls "he", "she" or by surname (`named_before`,
+    `full_name_before`). Table rows neither lead nor follow."""
     by_place = {(c.chunk_rank, c.position): c for c in candidates}
     texts = [c.text for c in chosen]
     out: list[C] = []
@@ -84,7 +90,7 @@ def carried_on(query: str, chosen: Sequence[C], candidates: Sequence[C]) -> list
             and brings_new(nxt.text, texts, query)
         ):
             out.append(nxt)
-        named = named_before(query, c, by_place)
+        named = named_before(query, c, by_place) or full_name_before(query, c, by_place)
         if named is not None:
             out.append(named)
     return [c for i, c in enumerate(out) if c not in chosen and c not in out[:i]]
@@ -103,6 +109,23 @@ def named_before(query: str, sentence: C, by_place: dict[tuple[int, int], C]) ->
     if _new_people(previous.text, query) or not _new_people(earlier.text, query):
         return None
     return earlier
+
+
+def full_name_before(query: str, sentence: C, by_place: dict[tuple[int, int], C]) -> C | None:
+    """For a who-question, the sentence up to two before `sentence` that gives the full name
+    of the person `sentence` opens on by surname ("Judge Debra Lehrmann, a family court
+    jurist …" before "Lehrmann was appointed by …"), when the question does not name them."""
+    if question_focus(query) != "role":
+        return None
+    opening = _SURNAME.match(sentence.text)
+    if opening is None or opening.group(1).lower() in _plain(query):
+        return None
+    full = re.compile(rf"\b[A-Z][a-z]+\s+{re.escape(opening.group(1))}\b")
+    for back in (1, 2):
+        earlier = by_place.get((sentence.chunk_rank, sentence.position - back))
+        if earlier is not None and not is_table_row(earlier.text) and full.search(earlier.text):
+            return earlier
+    return None
 
 
 def _new_people(text: str, question: str) -> set[str]:
