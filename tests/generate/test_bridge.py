@@ -61,6 +61,14 @@ def _claims(embedder: Embedder, question: str, text: str) -> list[str]:
             "years.",
             "Nordic Travel Society",
         ),
+        (
+            # the subject after an opening phrase: "At 31 metres …, the schooner was …"
+            "How tall is the ship that carried the explorer Ivo Brandt to Greenland?",
+            "Ivo Brandt was a Danish explorer who sailed to Greenland in 1888 aboard the "
+            "schooner Fylla. At 31 metres from keel to masthead, the schooner was the tallest "
+            "in the Danish fleet.",
+            "31 metres",
+        ),
     ],
 )
 def test_the_sentence_opening_on_a_name_the_chosen_one_introduced_is_cited(
@@ -110,6 +118,9 @@ def test_a_capitalised_first_word_is_not_a_name_the_answer_carries_on_about(
         ("She is married to him.", "The film stars Ann Lee.", "Who?", True),
         ("The film stars Ann Lee.", "Tyrannosaur is a British film.", "Which film?", True),
         ("The register is kept.", "Claims are approved by HR.", "Who approves?", False),
+        # the same after an opening phrase of a few words and a comma
+        ("Directed by Sam Raimi, it stars Bill Paxton.", "A film was made.", "Who?", True),
+        ("In 2010, rates rose by 3%.", "Claims are approved by HR.", "Who approves?", False),
     ],
 )
 def test_opens_on_introduced(sentence: str, before: str, question: str, expected: bool) -> None:

@@ -42,6 +42,9 @@ from ragcite.text.words import STOPWORDS, words
 # Case matters: "IT support …" names a department, "It is …" points back.
 _PRONOUN = re.compile(r"^\W*(?:He|She|It|They|His|Her|Its|Their)\b")
 _PERSON_PRONOUN = re.compile(r"^\W*(?:He|She|His|Her)\b")
+# An opening phrase before the subject: "Directed by Sam Raimi, it stars …", "At 318.9 m,
+# the structure was …" (at most eight words, then a comma).
+_LEAD_IN = re.compile(r"^\W*(?:[^,.;:]+?\s+){0,7}[^,.;:\s]+,\s+(?=[a-z])")
 # The opening name of a sentence: capitalised words, after an optional "The" and quote.
 _OPENING = re.compile(r"^[\W_]*(?:The\s+)?((?:[A-Z][\w'’.-]*)(?:\s+[A-Z][\w'’.-]*)*)")
 # "The film …", "The team …": the opening definite description's noun.
@@ -153,12 +156,19 @@ def _plain(text: str) -> set[str]:
 
 def opens_on_introduced(sentence: str, before: str, question: str) -> bool:
     """Whether `sentence` opens on something `before` introduced: a pronoun, a noun that
-    `before` used ("The film …"), or a name that `before` wrote with a capital and
-    `question` does not name."""
+    `before` used ("The film …"), either after an opening phrase ("Directed by Sam Raimi,
+    it stars …"), or a name that `before` wrote with a capital and `question` does not
+    name."""
     if _PRONOUN.match(sentence):
         return True
     if points_back(sentence, before):
         return True
+    lead_in = _LEAD_IN.match(sentence)
+    if lead_in is not None:
+        subject = sentence[lead_in.end() :]
+        subject = subject[:1].upper() + subject[1:]
+        if _PRONOUN.match(subject) or points_back(subject, before):
+            return True
     if _DEFINITE.match(sentence):
         return False
     opening = _OPENING.match(sentence)
