@@ -148,3 +148,9 @@ def test_a_who_question_gets_the_full_name_of_the_person_called_by_surname(
         "as the 12th Mayor of Carrow from 1998 to 2006.",
     )
     assert any("Ilse Marwick" in claim for claim in claims)
+
+
+def test_a_long_sentence_without_a_comma_is_read_once() -> None:
+    # An opening phrase that could split in many ways used to backtrack for minutes here.
+    for sentence in (" ".join(["word"] * 60) + " end.", "-" * 5000):
+        assert not opens_on_introduced(sentence, "Claims are approved by HR.", "Who approves?")

@@ -42,9 +42,10 @@ from ragcite.text.words import STOPWORDS, words
 # Case matters: "IT support …" names a department, "It is …" points back.
 _PRONOUN = re.compile(r"^\W*(?:He|She|It|They|His|Her|Its|Their)\b")
 _PERSON_PRONOUN = re.compile(r"^\W*(?:He|She|His|Her)\b")
-# An opening phrase before the subject: "Directed by Sam Raimi, it stars …", "At 318.9 m,
-# the structure was …" (at most eight words, then a comma).
-_LEAD_IN = re.compile(r"^\W*(?:[^,.;:]+?\s+){0,7}[^,.;:\s]+,\s+(?=[a-z])")
+# An opening phrase before the subject: "Directed by Sam Raimi, it stars …", "At 318.9 m ,
+# the structure was …" (at most eight words, then a comma). Each word is a run without
+# spaces, so a long sentence with no comma is read once, not in every way it could split.
+_LEAD_IN = re.compile(r"^\W*+(?:[^,;:\s]++\s+){0,7}[^,;:\s]++\s*,\s+(?=[a-z])")
 # The opening name of a sentence: capitalised words, after an optional "The" and quote.
 _OPENING = re.compile(r"^[\W_]*(?:The\s+)?((?:[A-Z][\w'’.-]*)(?:\s+[A-Z][\w'’.-]*)*)")
 # "The film …", "The team …": the opening definite description's noun.
@@ -52,9 +53,9 @@ _DEFINITE = re.compile(r"^\W*The\s+([a-z][\w-]+)\b")
 # A name or a number: what an answer usually is.
 _NAME = re.compile(r"\b(?:[A-Z][\w'’-]+|\d[\d,.]*)")
 _FIRST = re.compile(r"^\W*(\w+)")
-# A person's name: two capitalised words in a row ("Bobby Moore", "Kelly Preston").
 # A sentence opening on one capitalised word followed by a lower-case one: "Lehrmann was …".
 _SURNAME = re.compile(r"^\W*([A-Z][a-z]{2,})\s+[a-z]")
+# A person's name: two capitalised words in a row ("Bobby Moore", "Kelly Preston").
 _PERSON = re.compile(r"\b[A-Z][a-z]+\s+(?:[A-Z]\.\s+)?[A-Z][a-z]+\b")
 
 
