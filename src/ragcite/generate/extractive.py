@@ -30,6 +30,7 @@ import numpy as np
 
 from ragcite.config import GenerateSettings
 from ragcite.embed.base import Embedder
+from ragcite.generate.bridge import carried_on, points_back
 from ragcite.generate.focus import focus_match, question_focus
 from ragcite.generate.missing_parts import not_in_documents
 from ragcite.generate.sentence_choice import (
@@ -194,7 +195,7 @@ class ExtractiveGenerator:
         other = _other_chunk(query, chosen, candidates)
         if other is not None and other.score >= self.min_relevance:
             chosen.append(other)
-        return chosen
+        return chosen + carried_on(query, chosen, candidates)
 
     def _claims(
         self, query: str, chosen: list[_Candidate], candidates: list[_Candidate]
@@ -284,7 +285,7 @@ def _leans_on(sentence: _Candidate, previous: _Candidate, focus: str, top: float
     most relevant to the question (relevance `top`) on a what-happens or may-I question."""
     if is_table_row(sentence.text) or is_table_row(previous.text):
         return False
-    if _ANAPHOR.match(sentence.text):
+    if _ANAPHOR.match(sentence.text) or points_back(sentence.text, previous.text):
         return True
     return focus in ("consequence", "permission") and previous.score >= top > sentence.score
 
