@@ -11,7 +11,8 @@ search (NumPy over every stored vector). HNSW is the code before: faiss IndexHNS
 float16, M 32, efConstruction 80, efSearch 384, built on 2 threads. IVF: faiss
 IndexIVFScalarQuantizer, float16, 2 sqrt(n) lists trained on 40 vectors each, recall and
 p50 for each probe count of `--probes`. PQ: `VectorIndex` as the store builds it
-(pq_scan.py), recall and p50 also for each re-rank depth of `--rerank`.
+(pq_scan.py), recall and p50 also for each re-rank depth of `--rerank`. Results are
+written to docs/bench/dense_index.json.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from ragcite.index.sqlite_db import SQLiteDatabase
 from ragcite.index.vector_index import VectorIndex
 
 DEPTH = 30
+RESULTS = Path(__file__).resolve().parents[1] / "docs" / "bench" / "dense_index.json"
 
 
 def hnsw_search(db: SQLiteDatabase, dimension: int) -> Search:
@@ -158,6 +160,7 @@ def main() -> None:
         print(json.dumps(child(args.store, args.child, args.questions, sweep)))
         return
     print(f"[machine] {machine()}", flush=True)
+    results: dict[str, Any] = {"machine": machine(), "store": args.store.name}
     for kind in args.kinds:
         command = [sys.executable, __file__, str(args.store), "--child", kind]
         command += ["--questions", str(args.questions)]
@@ -166,7 +169,10 @@ def main() -> None:
         if done.returncode:
             raise SystemExit(f"measuring {kind} failed:\n{done.stderr[-3000:]}")
         print(done.stdout.strip().splitlines()[-1], flush=True)
-    print(f"[machine after] {machine()}")
+        results[kind] = json.loads(done.stdout.strip().splitlines()[-1])
+    results["machine_after"] = machine()
+    print(f"[machine after] {results['machine_after']}")
+    RESULTS.write_text(json.dumps(results, indent=2) + "\n")
 
 
 if __name__ == "__main__":
