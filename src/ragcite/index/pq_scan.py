@@ -3,13 +3,15 @@ vector (faiss IVF-PQ fast scan), its best candidates re-ranked exactly.
 
 Each vector is held twice: as `SUBVECTOR`-wide pieces of 4 bits each (48 bytes for 384
 dimensions, in faiss's SIMD fast-scan layout) and in float16 (half the memory of
-float32, the same neighbours). A search scans every compressed vector (about 1M in a few
-ms on one core), keeps the best `RERANK` and scores those exactly from their float16 copy.
+float32, the same neighbours). A search scans every compressed vector (dense p50 5.5 ms
+at 1M chunks on a shared 2-core machine, bench/scale.py), keeps the best `RERANK` and
+scores those exactly from their float16 copy.
 Why not fewer vectors per search: on bench/scale.py's corpus (chunks that mix sentences
 of several passages, asked real questions) an IVF index over float16 vectors reached
-recall@10 0.61 with 5 % of its lists probed, 0.84 with 30 %, 0.91 with half of them
+recall@10 0.61 with 5 % of its lists probed, 0.79 with 20 %, 0.91 with half of them
 (100k chunks, bench/dense_index_compare.py); the compressed scan of everything with 300
-re-ranked reaches 0.99 and builds in about a minute at 100k chunks, where HNSW took 9.
+re-ranked reaches 1.0 there (0.98 at 1M chunks) and builds in 11 s, where HNSW took 86 s
+and reached 0.96 (1M: 39 s against 938 s and 0.90, docs/bench/scale.json).
 
 The lists (`list_count`, a few) serve the bookkeeping, not the speed: faiss IVF takes
 vectors out by position (`remove`: an erased chunk's vector leaves the index and its
@@ -30,8 +32,8 @@ import numpy.typing as npt
 SUBVECTOR = 4
 """Dimensions per 4-bit code (384 dimensions: 96 codes, 48 bytes a vector)."""
 RERANK = 300
-"""Candidates scored exactly per search (100k chunks: recall@10 0.94 with 100 for the same
-scan, 0.99 with 300; faiss's fast scan slows sharply when asked for over a few hundred)."""
+"""Candidates scored exactly per search (100k chunks: recall@10 0.984 with 100, 1.0 with
+300; faiss's fast scan slows sharply when asked for more than a few hundred)."""
 MAX_LISTS = 16
 TRAINING_SIZE = 32_768
 
