@@ -90,7 +90,7 @@ def grow(path: Path, docs: int, erase: int, folder: Path) -> dict[str, Any]:
         "p50_next_ask_s": round(statistics.median(next_ask_s), 2),
         "p50_ask_unchanged_ms": round(statistics.median(steady), 1),
         "dense_builds": getattr(dense, "builds", None),
-        "dense_index": "exact" if dense._index.exact else "ivf",
+        "dense_index": "exact" if dense._index.exact else "pq-scan",
     }
     rag.close()
     return result
