@@ -11,7 +11,7 @@ of several passages, asked real questions) an IVF index over float16 vectors rea
 recall@10 0.61 with 5 % of its lists probed, 0.79 with 20 %, 0.91 with half of them
 (100k chunks, bench/dense_index_compare.py); the compressed scan of everything with 300
 re-ranked reaches 1.0 there (0.98 at 1M chunks) and builds in 11 s, where HNSW took 86 s
-and reached 0.96 (1M: 39 s against 938 s and 0.90, docs/bench/scale.json).
+and reached 0.96 (1M: 15 s against 430 s and 0.90, docs/bench/scale.json).
 
 The lists (`list_count`, a few) serve the bookkeeping, not the speed: faiss IVF takes
 vectors out by position (`remove`: an erased chunk's vector leaves the index and its

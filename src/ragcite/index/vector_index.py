@@ -8,8 +8,8 @@ disk beside the store so the next process loads it and catches up instead of reb
 Up to `APPROXIMATE_THRESHOLD` vectors a flat inner-product scan is exact and a few ms.
 From there on, a 4-bit product-quantised scan of every vector whose best candidates are
 re-ranked exactly from float16 copies (pq_scan.py: recall@10 against exact search 1.0 at
-100k chunks and 0.98 at 1M, bench/scale.py). It builds in 39 s at 1M chunks where the
-HNSW index used before took 938 s and reached 0.90 (docs/bench/scale.json); an HNSW
+100k chunks and 0.98 at 1M, bench/scale.py). It builds in 15 s at 1M chunks where the
+HNSW index used before took 430 s and reached 0.90 (docs/bench/scale.json); an HNSW
 file saved by that code is rebuilt (`OutdatedIndexFile`). Filters arrive as the
 allowed rowids and become a bitmap over the index's positions, applied inside the scan:
 every allowed vector is scanned, so a narrow filter never comes back short, and one that
