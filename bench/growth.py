@@ -90,7 +90,7 @@ def grow(path: Path, docs: int, erase: int, folder: Path) -> dict[str, Any]:
         "p50_next_ask_s": round(statistics.median(next_ask_s), 2),
         "p50_ask_unchanged_ms": round(statistics.median(steady), 1),
         "dense_builds": getattr(dense, "builds", None),
-        "dense_index": "exact" if dense._index.exact else "hnsw",
+        "dense_index": "exact" if dense._index.exact else "pq-scan",
     }
     rag.close()
     return result
@@ -125,7 +125,7 @@ def erase_and_recall(rag: Ragcite, erase: int, asked: list[str]) -> dict[str, An
         "erased_chunks": erase * 1000,
         "erase_s": round(erased - started, 2),
         "ask_after_erase_s": round(asked_after - erased, 2),
-        "hnsw_recall_at_10_after": round(recall, 3),
+        "recall_at_10_after": round(recall, 3),
         "dead_share": round(float(getattr(index, "dead_share", lambda: 0.0)()), 3),
     }
 

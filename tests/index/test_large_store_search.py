@@ -1,4 +1,4 @@
-"""The embedded store's search at scale: HNSW above a size (filters honoured, recall against
+"""The embedded store's search at scale: IVF above a size (filters honoured, recall against
 exact search, saved beside the store and reloaded) and keyword search leaving out the
 words most chunks hold. Thresholds are lowered so small stores take the large-store paths."""
 
@@ -30,11 +30,11 @@ def clustered(n: int, seed: int = 0) -> npt.NDArray[np.float32]:
 
 
 @pytest.fixture
-def small_hnsw(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(vector_index, "HNSW_THRESHOLD", 100)
+def small_ivf(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vector_index, "APPROXIMATE_THRESHOLD", 100)
 
 
-def test_hnsw_recall_at_10_against_exact_search(small_hnsw: None) -> None:
+def test_hnsw_recall_at_10_against_exact_search(small_ivf: None) -> None:
     vectors = clustered(4000)
     ids = np.arange(1, 4001, dtype=np.int64) * 2
     index = VectorIndex(DIMENSION, ids, vectors)
@@ -49,7 +49,7 @@ def test_hnsw_recall_at_10_against_exact_search(small_hnsw: None) -> None:
 
 @pytest.mark.parametrize("share", [0.5, 0.05])  # searched under HNSW / scanned exactly
 def test_hnsw_search_returns_only_allowed_rowids_best_first(
-    small_hnsw: None, share: float, tmp_path: Path
+    small_ivf: None, share: float, tmp_path: Path
 ) -> None:
     vectors = clustered(2000)
     ids = np.arange(10, 2010, dtype=np.int64)
@@ -73,7 +73,7 @@ def test_hnsw_search_returns_only_allowed_rowids_best_first(
 
 
 def test_hnsw_index_is_saved_beside_the_store_and_loaded_by_the_next_process(
-    small_hnsw: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    small_ivf: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "s.db"
     store = SQLiteStore(path, dimension=DIMENSION)
@@ -90,7 +90,7 @@ def test_hnsw_index_is_saved_beside_the_store_and_loaded_by_the_next_process(
     monkeypatch.setattr(VectorIndex, "from_pages", no_rebuild)
     assert DenseIndex(SQLiteDatabase(path)).search(vectors[5], 5, SearchFilters()) == hits
     monkeypatch.undo()
-    monkeypatch.setattr(vector_index, "HNSW_THRESHOLD", 100)
+    monkeypatch.setattr(vector_index, "APPROXIMATE_THRESHOLD", 100)
     store.add_version(version("more", 1, ["more text"], vectors=clustered(1, seed=9)))
     again = first.search(vectors[5], 5, SearchFilters(document_ids=("doc",)))
     assert [rowid for rowid, _ in again] == [rowid for rowid, _ in hits]
@@ -100,7 +100,7 @@ def test_hnsw_index_is_saved_beside_the_store_and_loaded_by_the_next_process(
 
 
 def test_a_saved_index_that_does_not_fit_the_rows_is_rebuilt(
-    small_hnsw: None, tmp_path: Path
+    small_ivf: None, tmp_path: Path
 ) -> None:
     path = tmp_path / "s.db"
     store = SQLiteStore(path, dimension=DIMENSION)

@@ -75,6 +75,16 @@ def vectors_of(db: SQLiteDatabase, rowids: Rowids, dimension: int) -> tuple[Rowi
     return _matrix(found_ids, blobs, dimension)
 
 
+def sample_vectors(db: SQLiteDatabase, store: StoreState, count: int) -> Matrix | None:
+    """About `count` stored vectors drawn at random (the same ones for the same store:
+    seeded); None when the rowids are too sparse to find half of them."""
+    rng = np.random.default_rng(store.max_rowid)
+    draw = min(count, store.max_rowid)
+    rowids = np.sort(rng.choice(store.max_rowid, draw, replace=False).astype(np.int64) + 1)
+    _, vectors = vectors_of(db, rowids, store.dimension)
+    return vectors if 2 * len(vectors) >= min(count, store.count) else None
+
+
 def vector_pages(
     db: SQLiteDatabase, after: int, dimension: int, page: int = VECTOR_PAGE
 ) -> Iterator[tuple[Rowids, Matrix]]:

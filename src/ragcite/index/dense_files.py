@@ -1,8 +1,9 @@
 """The embedded store's dense index on disk, beside the store file.
 
 Each save writes the faiss index under a name no other save uses,
-`<store>.dense-g<generation>-<token>.faiss`, with `.ids.npy` (the rowid of each position)
-and `.dead.npy` (the positions masked since), then moves `<store>.dense-g<generation>.json`
+`<store>.dense-g<generation>-<token>.faiss`, with `.ids.npy` (the rowid of each position),
+`.dead.npy` (the positions masked since) and `.vectors` (the float16 copies the
+approximate index re-ranks with: pq_scan.py), then moves `<store>.dense-g<generation>.json`
 into place (`os.replace`): `IndexState` (which store, the last removal applied, the
 generation) and the name of the index it describes. A reader follows the `.json`, so it
 never sees half an index or a mix of two processes' saves. `<store>.dense-g<generation>.faiss`

@@ -6,11 +6,13 @@ generation and the rows agree while another process writes) it masks the rowids 
 in `chunk_removals` since the last removal it applied, reads again those of them that
 still exist (a changed vector, or a rowid SQLite handed out again), and adds the rows
 above the largest rowid it still searches. It is rebuilt from every row only when it
-cannot catch up: no usable file (a damaged one: a one-line warning), another store's file
-(`store_id`), another vector length, more than `MAX_DEAD_SHARE` of its positions masked,
-a count of rows it cannot account for, or an exact index grown past `HNSW_THRESHOLD`.
+cannot catch up: no usable file (a damaged one, or an HNSW one of an earlier version: a
+one-line warning), another store's file (`store_id`), another vector length, more than
+`MAX_DEAD_SHARE` of its positions masked, a count of rows it cannot account for, or an
+exact index grown past `APPROXIMATE_THRESHOLD`. An approximate index is trained on a
+random sample of the stored vectors (`sample_vectors`).
 
-An HNSW index (large stores: vector_index.py) is also kept beside the store file
+An approximate index (large stores: vector_index.py) is also kept beside the store file
 (dense_files.py), so the next process loads it and catches up in seconds instead of
 rebuilding for minutes. It is rewritten in a background thread once `SAVE_AFTER` vectors
 were added since it was written, and after any removal (a removed chunk is not searched
@@ -30,10 +32,11 @@ from collections import OrderedDict
 import numpy as np
 import numpy.typing as npt
 
-from ragcite.index import vector_index
+from ragcite.index import pq_scan, vector_index
 from ragcite.index.dense_changes import (
     StoreState,
     removed_since,
+    sample_vectors,
     store_state,
     vector_pages,
     vectors_of,
@@ -61,7 +64,7 @@ ELIGIBLE_CACHE_SIZE = 32
 """How many filter sets keep their eligible rowids between searches."""
 
 SAVE_AFTER = 2_000
-"""Vectors added since the saved HNSW index was written before it is written again."""
+"""Vectors added since the saved approximate index was written before it is written again."""
 
 MAX_DEAD_SHARE = 0.2
 """Share of masked positions above which the index is rebuilt (masked positions still
@@ -159,7 +162,7 @@ class DenseIndex:
             except MissingIndexFile:
                 continue
             except DamagedIndexFile as exc:
-                log.warning("the saved dense index is damaged (%s); rebuilding it", exc)
+                log.warning("the saved dense index is damaged or outdated (%s); rebuilding it", exc)
                 return None
         return None
 
@@ -202,8 +205,8 @@ class DenseIndex:
                 added += len(ids)
         if index.live != store.count or index.dead_share() > MAX_DEAD_SHARE:
             return False
-        if index.exact and index.live >= vector_index.HNSW_THRESHOLD:
-            return False  # grown past exact search: build the HNSW index once
+        if index.exact and index.live >= vector_index.APPROXIMATE_THRESHOLD:
+            return False  # grown past exact search: build the approximate index once
         self._state = IndexState(store.store_id, store.removal_seq, store.generation)
         self._unsaved += added
         self._unsaved_removals = self._unsaved_removals or masked > 0
@@ -213,7 +216,10 @@ class DenseIndex:
 
     def _build(self, store: StoreState) -> VectorIndex:
         pages = vector_pages(self._db, 0, store.dimension)
-        index = VectorIndex.from_pages(store.dimension, store.count, pages)
+        training = None
+        if store.count >= vector_index.APPROXIMATE_THRESHOLD:
+            training = sample_vectors(self._db, store, pq_scan.training_size(store.count))
+        index = VectorIndex.from_pages(store.dimension, store.count, pages, training)
         self.builds += 1
         self._state = IndexState(store.store_id, store.removal_seq, store.generation)
         self._unsaved, self._unsaved_removals = 0, False
@@ -237,7 +243,7 @@ class DenseIndex:
 
     @property
     def _on_disk(self) -> bool:
-        """Whether the store is a file (an HNSW index is saved beside it)."""
+        """Whether the store is a file (an approximate index is saved beside it)."""
         return str(self._db.path) != ":memory:"
 
     def eligible_rowids(self, filters: SearchFilters) -> Rowids:

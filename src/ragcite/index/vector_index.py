@@ -1,27 +1,27 @@
-"""The dense index derived from the store's vectors: exact up to a size, HNSW above.
+"""The dense index derived from the store's vectors: exact up to a size, approximate above.
 
 SQLite stays the source of truth; this index follows it as it grows (sqlite_vectors.py):
 new chunks' vectors are added (`add`), removed chunks are masked (`remove`: a "dead" flag
-per position, applied as a filter in every search), and an HNSW index is kept on disk
-beside the store so the next process loads it and catches up instead of rebuilding.
+per position, their vectors taken out of the index), and the approximate index is kept on
+disk beside the store so the next process loads it and catches up instead of rebuilding.
 
-Up to `HNSW_THRESHOLD` vectors a flat inner-product scan is exact and a few ms. From
-there on, faiss HNSW (M = 32, efConstruction = 80) over float16 vectors (half the
-memory of float32, the same neighbours) with efSearch = 384: recall@10 against exact
-search 0.96 at 300k chunks (0.935 with efSearch 128, 0.97 with 512; bench/scale.py
-measures it, 1M is not measured yet). Building it is the cost: M = 16 or efConstruction
-= 40 build 2-4x faster but reach only 0.84-0.91 at 100k. Filters arrive as the
-allowed rowids and become a bitmap over the index's positions: HNSW searches under it
-while at least `HNSW_FILTERED_SHARE` of the vectors pass, and a filter narrower than that
-is answered by an exact scan of the allowed vectors (HNSW under a narrow filter walks
-mostly forbidden nodes and may come back short).
+Up to `APPROXIMATE_THRESHOLD` vectors a flat inner-product scan is exact and a few ms.
+From there on, a 4-bit product-quantised scan of every vector whose best candidates are
+re-ranked exactly from float16 copies (pq_scan.py: recall@10 against exact search 1.0 at
+100k chunks and 0.98 at 1M, bench/scale.py). It builds in 15 s at 1M chunks where the
+HNSW index used before took 430 s and reached 0.90 (docs/bench/scale.json); an HNSW
+file saved by that code is rebuilt (`OutdatedIndexFile`). Filters arrive as the
+allowed rowids and become a bitmap over the index's positions, applied inside the scan:
+every allowed vector is scanned, so a narrow filter never comes back short, and one that
+allows no more than `pq_scan.RERANK` vectors is answered exactly.
 """
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,20 +29,22 @@ import faiss
 import numpy as np
 import numpy.typing as npt
 
+from ragcite.index import pq_scan
+
 # One query at a time: faiss's OpenMP threads cost more than they save (measured on a
 # shared 2-core machine: 0.15 ms with one thread vs 24 ms with two over 100 vectors).
 faiss.omp_set_num_threads(1)
 
-HNSW_THRESHOLD = 50_000
-HNSW_NEIGHBOURS = 32
-HNSW_EF_CONSTRUCTION = 80
-HNSW_EF_SEARCH = 384
-HNSW_FILTERED_SHARE = 0.25
+APPROXIMATE_THRESHOLD = 50_000
 BUILD_THREADS = 2
-"""faiss threads while an HNSW index is built (inserts parallelise; searches do not)."""
+"""faiss threads while an approximate index is trained or filled (searches use one)."""
 
 Rowids = npt.NDArray[np.int64]
 Matrix = npt.NDArray[np.float32]
+
+
+class OutdatedIndexFile(ValueError):
+    """A saved index of a kind this version no longer builds (HNSW): rebuild it."""
 
 
 class VectorIndex:
@@ -56,18 +58,27 @@ class VectorIndex:
     def __init__(self, dimension: int, ids: Rowids, vectors: Matrix):
         if vectors.shape != (len(ids), dimension):
             raise ValueError(f"expected {len(ids)} vectors of {dimension}, got {vectors.shape}")
-        self._setup(dimension, len(ids))
+        self._setup(dimension, len(ids), vectors)
         self._add(ids, vectors)
 
     @classmethod
     def from_pages(
-        cls, dimension: int, size: int, pages: Iterable[tuple[Rowids, Matrix]]
+        cls,
+        dimension: int,
+        size: int,
+        pages: Iterable[tuple[Rowids, Matrix]],
+        training: Matrix | None = None,
     ) -> VectorIndex:
         """An index of `size` vectors added a page at a time (no full float32 copy held);
-        HNSW from `HNSW_THRESHOLD` vectors on, exact below."""
+        approximate from `APPROXIMATE_THRESHOLD` vectors on, trained on `training` (a
+        sample of the vectors: `pq_scan.training_size`) or, without it, on the first pages."""
         index = cls.__new__(cls)
-        index._setup(dimension, size)
-        for ids, vectors in pages:
+        pages = iter(pages)
+        first: list[tuple[Rowids, Matrix]] = []
+        if size >= APPROXIMATE_THRESHOLD and training is None:
+            first, training = _first_vectors(pages, pq_scan.training_size(size))
+        index._setup(dimension, size, training)
+        for ids, vectors in itertools.chain(first, pages):
             index._add(ids, vectors)
         if len(index.ids) != size:
             raise ValueError(f"expected {size} vectors, got {len(index.ids)}")
@@ -78,30 +89,40 @@ class VectorIndex:
         """An index written by `save` (its dead mask optional: files written before it had
         none, every position live)."""
         index = cls.__new__(cls)
-        index._index = faiss.read_index(str(path))
-        index.dimension = index._index.d
+        raw = faiss.read_index(str(path))
+        if isinstance(raw, faiss.IndexHNSW):
+            raise OutdatedIndexFile(f"{path}: an HNSW index of an earlier version")
+        if not isinstance(raw, faiss.IndexFlat) and not pq_scan.is_scan(raw):
+            raise ValueError(f"{path}: not an index this version writes ({type(raw).__name__})")
+        index.exact = isinstance(raw, faiss.IndexFlat)
+        index._index = raw if index.exact else pq_scan.RerankedPQIndex.load(path, raw)
+        index.dimension = raw.d
         index.ids = np.ascontiguousarray(np.load(f"{path}.ids.npy", allow_pickle=False))
         dead_path = Path(f"{path}.dead.npy")
         if dead_path.exists():
             index.dead = np.ascontiguousarray(np.load(dead_path, allow_pickle=False))
         else:
             index.dead = np.zeros(len(index.ids), dtype=bool)
-        if not index._index.ntotal == len(index.ids) == len(index.dead):
-            raise ValueError(
-                f"{path}: {index._index.ntotal} vectors but {len(index.ids)} rowids and "
-                f"{len(index.dead)} dead flags"
-            )
         if index.ids.dtype != np.int64 or index.dead.dtype != np.bool_:
             raise ValueError(f"{path}: rowids or dead flags of the wrong type")
-        index.exact = not isinstance(index._index, faiss.IndexHNSW)
+        held = raw.ntotal if index.exact else index._index.size
+        scanned = len(index.ids) if index.exact else int((~index.dead).sum())
+        if not held == len(index.ids) == len(index.dead) or raw.ntotal != scanned:
+            raise ValueError(
+                f"{path}: {held} vectors ({raw.ntotal} searched) but {len(index.ids)} "
+                f"rowids and {len(index.dead)} dead flags"
+            )
         index._derive()
         return index
 
     def save(self, path: Path) -> None:
         """Write the index, its rowids and its dead mask (`path`, `path`.ids.npy,
-        `path`.dead.npy)."""
+        `path`.dead.npy; an approximate index's float16 copy: `path`.vectors)."""
         with self.mutation:
-            faiss.write_index(self._index, str(path))
+            if self.exact:
+                faiss.write_index(self._index, str(path))
+            else:
+                self._index.save(path)
             np.save(f"{path}.ids.npy", self.ids)
             np.save(f"{path}.dead.npy", self.dead)
 
@@ -144,8 +165,8 @@ class VectorIndex:
             self._append(ids, vectors)
 
     def remove(self, ids: Rowids) -> int:
-        """Mask the live positions of `ids` (rowids absent are skipped) and zero their
-        vectors; how many."""
+        """Mask the live positions of `ids` (rowids absent are skipped) and take their
+        vectors out of the index; how many."""
         if not len(ids) or not self.size:
             return 0
         with self.mutation:
@@ -154,37 +175,38 @@ class VectorIndex:
             count = int(hit.sum())
             self._dead_count += count
             self._forget_bitmaps()
-            self._zero_vectors(np.flatnonzero(hit))
+            self._erase_vectors(np.flatnonzero(hit))
         return count
 
-    def _zero_vectors(self, positions: npt.NDArray[np.intp]) -> None:
-        """Overwrite the stored vectors at `positions` with zeros: an erased chunk's vector
-        leaves the index (and the file it is saved to), not only its search results."""
+    def _erase_vectors(self, positions: npt.NDArray[np.intp]) -> None:
+        """Take the vectors at `positions` out of the index (approximate) or overwrite
+        them with zeros (exact: positions are implicit): an erased chunk's vector leaves
+        the index and the file it is saved to, not only its search results."""
+        if not self.exact:
+            self._index.remove(positions.astype(np.int64))
+            return
         if not len(positions):
             return
-        storage: Any = faiss.downcast_index(self._index if self.exact else self._index.storage)
-        width = storage.code_size
-        codes = faiss.rev_swig_ptr(storage.codes.data(), storage.codes.size())
+        width = self._index.code_size
+        codes = faiss.rev_swig_ptr(self._index.codes.data(), self._index.codes.size())
         for position in positions.tolist():
             codes[position * width : (position + 1) * width] = 0
 
-    def _setup(self, dimension: int, size: int) -> None:
+    def _setup(self, dimension: int, size: int, training: Matrix | None) -> None:
         self.dimension = dimension
-        self.exact = size < HNSW_THRESHOLD
+        self.exact = size < APPROXIMATE_THRESHOLD
         self.ids: Rowids = np.empty(0, dtype=np.int64)
         self.dead: npt.NDArray[np.bool_] = np.empty(0, dtype=bool)
         if self.exact:
             self._index: Any = faiss.IndexFlatIP(dimension)
         else:
-            self._index = faiss.IndexHNSWSQ(
-                dimension,
-                faiss.ScalarQuantizer.QT_fp16,  # type: ignore[arg-type]  # stubs miss it
-                HNSW_NEIGHBOURS,
-                faiss.METRIC_INNER_PRODUCT,
-            )
-            self._index.hnsw.efConstruction = HNSW_EF_CONSTRUCTION
-            self._index.hnsw.efSearch = HNSW_EF_SEARCH
-            self._index.is_trained = True  # float16 needs no training
+            if training is None or training.shape[1:] != (dimension,):
+                raise ValueError(f"an index of {size} vectors needs training vectors")
+            faiss.omp_set_num_threads(BUILD_THREADS)
+            try:
+                self._index = pq_scan.RerankedPQIndex.trained(dimension, size, training)
+            finally:
+                faiss.omp_set_num_threads(1)
         self._derive()
 
     def _derive(self) -> None:
@@ -208,12 +230,15 @@ class VectorIndex:
     def _append(self, ids: Rowids, vectors: Matrix) -> None:
         if not len(ids):
             return
-        if not self.exact:
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        if self.exact:
+            self._index.add(vectors)
+        else:
             faiss.omp_set_num_threads(BUILD_THREADS)
-        try:
-            self._index.add(np.ascontiguousarray(vectors, dtype=np.float32))
-        finally:
-            faiss.omp_set_num_threads(1)
+            try:
+                self._index.add(vectors)
+            finally:
+                faiss.omp_set_num_threads(1)
         ids = ids.astype(np.int64)
         ascending = bool(np.all(np.diff(ids) > 0)) and (
             not len(self.ids) or ids[0] > self._max_rowid
@@ -234,39 +259,29 @@ class VectorIndex:
         if allowed_ids is not None and len(allowed_ids) == 0:
             return []
         query = query.reshape(1, -1).astype(np.float32)
-        bitmap, share = self._selection(allowed_ids)
-        params: Any = None
-        index = self._index
+        bitmap = self._selection(allowed_ids)
+        selector = None
         if bitmap is not None:
             selector = faiss.IDSelectorBitmap(self.size, faiss.swig_ptr(bitmap))
-            if self.exact:
-                params = faiss.SearchParameters(sel=selector)  # type: ignore[call-arg]
-            elif share >= HNSW_FILTERED_SHARE * self.live:
-                params = faiss.SearchParametersHNSW(  # type: ignore[attr-defined]
-                    sel=selector, efSearch=max(HNSW_EF_SEARCH, k)
-                )
-            else:  # a narrow filter: scan the allowed vectors exactly
-                index = self._index.storage
-                params = faiss.SearchParameters(sel=selector)  # type: ignore[call-arg]
-        elif not self.exact:
-            params = faiss.SearchParametersHNSW(efSearch=max(HNSW_EF_SEARCH, k))  # type: ignore[attr-defined]
-        scores, positions = index.search(query, k, params=params)
+        if self.exact:
+            params = None if selector is None else faiss.SearchParameters(sel=selector)  # type: ignore[call-arg]
+            found_scores, found = self._index.search(query, k, params=params)
+            scores, positions = found_scores[0], found[0]
+        else:
+            scores, positions = self._index.search(query, k, selector)
         return [
-            (int(self.ids[p]), float(s))
-            for p, s in zip(positions[0], scores[0], strict=True)
-            if p >= 0
+            (int(self.ids[p]), float(s)) for p, s in zip(positions, scores, strict=True) if p >= 0
         ]
 
-    def _selection(self, allowed_ids: Rowids | None) -> tuple[npt.NDArray[np.uint8] | None, int]:
-        """The bitmap of the positions to search (None: all of them) and how many rowids
-        the filter allows."""
+    def _selection(self, allowed_ids: Rowids | None) -> npt.NDArray[np.uint8] | None:
+        """The bitmap of the positions to search (None: all of them)."""
         if allowed_ids is None or len(allowed_ids) >= self.size:
-            if not self._dead_count:
-                return None, self.live
+            if not self._dead_count or not self.exact:  # approximate: removed ones are gone
+                return None
             if self._live_bitmap is None:
                 self._live_bitmap = np.packbits(~self.dead, bitorder="little")
-            return self._live_bitmap, self.live
-        return self._bitmap(allowed_ids), len(allowed_ids)
+            return self._live_bitmap
+        return self._bitmap(allowed_ids)
 
     def _bitmap(self, allowed_ids: Rowids) -> npt.NDArray[np.uint8]:
         """The live positions of `allowed_ids` as a little-endian bitmap (the last 8 kept: a
@@ -289,3 +304,19 @@ class VectorIndex:
         while len(self._bitmaps) > 8:
             self._bitmaps.popitem(last=False)
         return bitmap
+
+
+def _first_vectors(
+    pages: Iterator[tuple[Rowids, Matrix]], count: int
+) -> tuple[list[tuple[Rowids, Matrix]], Matrix]:
+    """The pages read until `count` vectors (or all of them), and those vectors."""
+    first: list[tuple[Rowids, Matrix]] = []
+    held = 0
+    for page in pages:
+        first.append(page)
+        held += len(page[0])
+        if held >= count:
+            break
+    if not first:
+        raise ValueError("no vectors to train an approximate index on")
+    return first, np.concatenate([vectors for _, vectors in first])[:count]
