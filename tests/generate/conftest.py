@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ragcite.models import SourceChunk
+from tests.generate.chunks import passage_chunk
 
 
 @pytest.fixture
@@ -14,15 +15,5 @@ def small_chunks() -> list[SourceChunk]:
         ("c_backup002", "Backups", "Full system backups are kept for 35 days."),
     ]
     return [
-        SourceChunk(
-            chunk_id=cid,
-            document_id=f"doc-{cid}",
-            document_title="Handbook",
-            section_heading=section,
-            chunk_text=text,
-            char_start=0,
-            char_end=len(text),
-            composite_confidence=0.8,
-        )
-        for cid, section, text in texts
+        passage_chunk(cid, text, heading=section, title="Handbook") for cid, section, text in texts
     ]

@@ -12,19 +12,11 @@ from ragcite.embed.base import Embedder
 from ragcite.generate.bridge import brings_new, opens_on_introduced, points_back
 from ragcite.generate.extractive import ExtractiveGenerator
 from ragcite.models import SourceChunk
+from tests.generate.chunks import passage_chunk
 
 
 def _chunk(chunk_id: str, text: str) -> SourceChunk:
-    return SourceChunk(
-        chunk_id=chunk_id,
-        document_id=f"doc-{chunk_id}",
-        document_title="Notes",
-        section_heading=None,
-        chunk_text=text,
-        char_start=0,
-        char_end=len(text),
-        composite_confidence=0.8,
-    )
+    return passage_chunk(chunk_id, text)
 
 
 def _claims(embedder: Embedder, question: str, text: str) -> list[str]:

@@ -8,18 +8,16 @@ from __future__ import annotations
 from ragcite.embed.base import Embedder
 from ragcite.generate.extractive import ExtractiveGenerator
 from ragcite.models import SourceChunk
+from tests.generate.chunks import passage_chunk
 
 
 def _chunk(chunk_id: str, heading: str, text: str) -> SourceChunk:
-    return SourceChunk(
-        chunk_id=chunk_id,
+    return passage_chunk(
+        chunk_id,
+        text,
+        heading=heading,
         document_id="lake-orrin-notes",
-        document_title="Lake Orrin Visitor Notes",
-        section_heading=heading,
-        chunk_text=text,
-        char_start=0,
-        char_end=len(text),
-        composite_confidence=0.8,
+        title="Lake Orrin Visitor Notes",
     )
 
 

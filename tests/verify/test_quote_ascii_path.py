@@ -3,7 +3,6 @@ what the general path gives: the same status and the same offsets."""
 
 from __future__ import annotations
 
-import random
 import sys
 
 import pytest
@@ -12,28 +11,19 @@ from ragcite.models import QuoteStatus
 from ragcite.verify.folded_search import fold_text
 from ragcite.verify.normalize import _replace_folding, normalize
 from ragcite.verify.quotes import QuoteMatch, locate_quote
+from tests.verify.random_quotes import QuoteCases
 
 # The module itself: `ragcite.verify.quotes` as an attribute is shadowed by the package.
 quotes_module = sys.modules["ragcite.verify.quotes"]
 
-WORDS = "Kept for 35 days retention the a ab of FEE rose 5% data finance U.S. don't".split(" ")
-GLUE = [" ", "  ", ", ", ". ", "-", " [2] ", " (source 1) ", "... ", "`", "\t", " - "]
-
-
-def _text(rng: random.Random) -> str:
-    return "".join(rng.choice(WORDS) + rng.choice(GLUE) for _ in range(rng.randint(1, 14)))
-
-
-def _quote(rng: random.Random, text: str) -> str:
-    start = rng.randrange(len(text))
-    quote = text[start : start + rng.randint(3, 50)]
-    if rng.random() < 0.3:
-        quote = quote.upper()
-    if rng.random() < 0.3:
-        quote = quote.replace(" ", rng.choice(GLUE), 1)
-    if rng.random() < 0.2:
-        quote += rng.choice([" [7]", " missing", " days", "'s", " ... rose"])
-    return quote if rng.random() < 0.8 else _text(rng)
+ASCII_CASES = QuoteCases(
+    words="Kept for 35 days retention the a ab of FEE rose 5% data finance U.S. don't".split(" "),
+    glue=[" ", "  ", ", ", ". ", "-", " [2] ", " (source 1) ", "... ", "`", "\t", " - "],
+    endings=[" [7]", " missing", " days", "'s", " ... rose"],
+    max_pieces=14,
+    max_quote=50,
+    ending_share=0.2,
+)
 
 
 def _general(quote: str, text: str) -> QuoteMatch:
@@ -45,11 +35,7 @@ def _general(quote: str, text: str) -> QuoteMatch:
 
 
 def test_the_ascii_path_agrees_with_the_general_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    rng = random.Random(7)
-    cases = []
-    for _ in range(4000):
-        text = _text(rng)
-        cases.append((_quote(rng, text), text))
+    cases = ASCII_CASES.cases(seed=7, count=4000)
     assert all(q.isascii() and t.isascii() and "\n" not in t for q, t in cases)
     fast = [locate_quote(q, t) for q, t in cases]
     monkeypatch.setattr(quotes_module, "_locate_ascii", _general)
