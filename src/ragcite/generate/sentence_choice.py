@@ -28,7 +28,7 @@ import numpy.typing as npt
 from ragcite.generate.focus import focus_match, question_focus
 from ragcite.learn.model import LearnedModel, load_models, require_features
 from ragcite.text.table_rows import CELL_SEPARATOR, LABEL_SEPARATOR, is_table_row
-from ragcite.text.words import QUESTION_WORDS, STOPWORDS, content_words
+from ragcite.text.words import QUESTION_STOPWORDS, content_words
 
 FEATURES = (
     "sem",
@@ -52,7 +52,6 @@ FEATURES = (
 )
 RETRAIN = "ragcite train sentences"
 MODEL_NAME = "sentence_choice"
-_QUESTION_STOPWORDS = STOPWORDS | QUESTION_WORDS
 
 Matrix = npt.NDArray[np.float64]
 
@@ -71,7 +70,7 @@ class WindowSentence:
 
 def stems(text: str) -> set[str]:
     """The content words of `text`, cut to six letters ("retention", "retained" -> "retain")."""
-    return {w[:6] for w in content_words(text, _QUESTION_STOPWORDS)}
+    return {w[:6] for w in content_words(text, QUESTION_STOPWORDS)}
 
 
 def focused_row(row: str, question: str) -> str:

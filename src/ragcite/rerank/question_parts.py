@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ragcite.text.words import QUESTION_WORDS, STOPWORDS, words
+from ragcite.text.words import QUESTION_STOPWORDS, words
 
 # Where a compound question splits: "…, and does …", "…; what …", "…? How …".
 _PART_BREAK = re.compile(
@@ -17,7 +17,6 @@ _PART_BREAK = re.compile(
     r"whether|does|do|did|is|are|was|were|can|could|should|will|would)\b))\s*",
     re.IGNORECASE,
 )
-_QUESTION_STOPWORDS = STOPWORDS | QUESTION_WORDS
 
 
 def question_parts(query: str) -> list[str]:
@@ -27,5 +26,5 @@ def question_parts(query: str) -> list[str]:
     ['How long do we keep PII', 'does the EU differ from the US']
     """
     parts = [p.strip(" ,.?!") for p in _PART_BREAK.split(query)]
-    parts = [p for p in parts if any(w not in _QUESTION_STOPWORDS for w in words(p))]
+    parts = [p for p in parts if any(w not in QUESTION_STOPWORDS for w in words(p))]
     return parts or [query]

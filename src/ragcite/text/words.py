@@ -57,6 +57,8 @@ STOPWORDS = frozenset(
 
 # Words that shape a question ("how long", "what is it called") but never name its topic.
 QUESTION_WORDS = frozenset("long many much called named known name one done either".split())
+# What a question's wording is made of besides its content: stopwords and question words.
+QUESTION_STOPWORDS = STOPWORDS | QUESTION_WORDS
 
 
 def words(text: str) -> list[str]:
@@ -88,5 +90,5 @@ def tokens(text: str) -> list[str]:
 
 def content_words(text: str, stopwords: Collection[str] = STOPWORDS) -> list[str]:
     """The plain words of `text` that are not stopwords (`stopwords` may add lists,
-    e.g. `STOPWORDS | QUESTION_WORDS`)."""
+    e.g. `QUESTION_STOPWORDS`)."""
     return [w for w in words(text) if w not in stopwords]

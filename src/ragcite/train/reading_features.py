@@ -28,11 +28,9 @@ import numpy as np
 
 from ragcite.embed.base import Embedder
 from ragcite.text.stems import stem
-from ragcite.text.words import QUESTION_WORDS, STOPWORDS, content_words, words
+from ragcite.text.words import QUESTION_STOPWORDS, STOPWORDS, content_words, words
 from ragcite.verify.answer_types import expected_type, type_spans
 from ragcite.verify.reading import Quote, Window, opposite_pair, quote_window
-
-_IGNORED = STOPWORDS | QUESTION_WORDS
 
 READING_FEATURES: tuple[str, ...] = (
     "read_unaligned",
@@ -72,7 +70,7 @@ def _aligned(word: str, stems: set[str], plain: set[str]) -> bool:
 def _question_terms(question: str) -> list[str]:
     """The question's content words, first form of each stem kept."""
     seen: dict[str, str] = {}
-    for w in content_words(question, _IGNORED):
+    for w in content_words(question, QUESTION_STOPWORDS):
         seen.setdefault(stem(w), w)
     return list(seen.values())
 
@@ -113,7 +111,7 @@ def _names(question: str) -> set[str]:
     tokens = re.findall(r"[^\W_][\w'’-]*", question)
     return {
         t.casefold() for i, t in enumerate(tokens) if (i > 0 and t[0].isupper()) or t[0].isdigit()
-    } - _IGNORED
+    } - QUESTION_STOPWORDS
 
 
 def _names_elsewhere(question: str, windows: Sequence[Window]) -> float:
@@ -133,12 +131,12 @@ def _swapped_modifiers(question: str, window_text: str, embedder: Embedder) -> f
     pairs_said = set(itertools.pairwise(said))
     before: dict[str, set[str]] = {}
     for a, b in itertools.pairwise(said):
-        if a not in _IGNORED:
+        if a not in QUESTION_STOPWORDS:
             before.setdefault(stem(b), set()).add(a)
     asked = words(question)
     swaps: list[tuple[str, list[str]]] = []
     for a, b in itertools.pairwise(asked):
-        if a in _IGNORED or b in _IGNORED or (a, b) in pairs_said:
+        if a in QUESTION_STOPWORDS or b in QUESTION_STOPWORDS or (a, b) in pairs_said:
             continue
         others = sorted(z for z in before.get(stem(b), set()) if stem(z) != stem(a))
         if others:

@@ -39,14 +39,13 @@ from ragcite.embed.base import Embedder
 from ragcite.learn.model import LearnedModel, load_models, require_features
 from ragcite.models import CitedClaim, SourceChunk
 from ragcite.text.stems import stem
-from ragcite.text.words import QUESTION_WORDS, STOPWORDS, content_words
+from ragcite.text.words import QUESTION_STOPWORDS, content_words
 from ragcite.verify.answer_types import TYPES, expected_type, holds_type
 from ragcite.verify.reading import NEGATION, reading_conflict
 from ragcite.verify.subject import missing_subject
 
 MODEL_FILE = "assets/answerability_model.json"
 RETRAIN = "python -m ragcite.train.answerability"
-_QUESTION_STOPWORDS = STOPWORDS | QUESTION_WORDS
 
 FEATURES: tuple[str, ...] = (
     "quote_cosine",
@@ -70,7 +69,7 @@ Quote = tuple[str, SourceChunk]
 
 
 def _stems(text: str) -> set[str]:
-    return {stem(w) for w in content_words(text, _QUESTION_STOPWORDS)}
+    return {stem(w) for w in content_words(text, QUESTION_STOPWORDS)}
 
 
 def _names(question: str) -> set[str]:
@@ -80,7 +79,7 @@ def _names(question: str) -> set[str]:
         stem(t.casefold())
         for i, t in enumerate(tokens)
         if (i > 0 and t[0].isupper()) or t[0].isdigit()
-    } - {stem(w) for w in _QUESTION_STOPWORDS}
+    } - {stem(w) for w in QUESTION_STOPWORDS}
 
 
 def _share(part: set[str], whole: set[str]) -> float:
