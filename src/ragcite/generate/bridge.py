@@ -40,7 +40,8 @@ from ragcite.text.words import STOPWORDS, words
 
 # A sentence that opens on a pronoun carries on about what the sentence before it named.
 # Case matters: "IT support …" names a department, "It is …" points back.
-_PRONOUN = re.compile(r"^\W*(?:He|She|It|They|His|Her|Its|Their)\b")
+PRONOUNS = "He|She|It|They|His|Her|Its|Their"
+_PRONOUN = re.compile(rf"^\W*(?:{PRONOUNS})\b")
 _PERSON_PRONOUN = re.compile(r"^\W*(?:He|She|His|Her)\b")
 # An opening phrase before the subject: "Directed by Sam Raimi, it stars …", "At 318.9 m ,
 # the structure was …" (at most eight words, then a comma). Each word is a run without

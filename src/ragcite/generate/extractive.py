@@ -30,7 +30,7 @@ import numpy as np
 
 from ragcite.config import GenerateSettings
 from ragcite.embed.base import Embedder
-from ragcite.generate.bridge import carried_on, points_back
+from ragcite.generate.bridge import PRONOUNS, carried_on, points_back
 from ragcite.generate.focus import focus_match, question_focus
 from ragcite.generate.missing_parts import not_in_documents
 from ragcite.generate.sentence_choice import (
@@ -91,9 +91,7 @@ _ANAPHOR = re.compile(
 # it joins the best sentence. With "he", "she" and "the latter" read as pointing back, the
 # generator's claims held the answer for 2 more of 164 held-out SQuAD questions and 9 more
 # of 300 HaluEval ones, and no demo answer changed (bench/answer_choice.py).
-_CONTINUES = re.compile(
-    r"^\W*(?:(?:He|She|It|They|His|Her|Its|Their|This|These|Those)\b|The\s+(?:latter|former)\b)"
-)
+_CONTINUES = re.compile(rf"^\W*(?:(?:{PRONOUNS}|This|These|Those)\b|The\s+(?:latter|former)\b)")
 # The best sentence of another passage joins when it ranks within this margin of the best
 # and covers at least `_NEIGHBOUR_NEW_WORDS` of the question's words the chosen ones lack
 # (held-out SQuAD: 2 more answers, 0.03 more claims per question; no demo answer changed).
