@@ -29,14 +29,14 @@ from typing import Any
 from ragcite.config import ScoreSettings
 from ragcite.eval.calibration import Points, ece_interval, fit_calibration
 from ragcite.eval.metrics import roc_auc
-from ragcite.models import ConfidenceLabel
 from ragcite.score.calibration import CalibrationMaps, calibration_to_dict
 from ragcite.score.confidence import (
     EVIDENCE_FLOOR,
     Calibration,
     answer_confidence,
     answer_evidence,
-    label_for,
+    lifted_label,
+    weakest_label,
 )
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -91,21 +91,14 @@ def answer_points(records: list[dict[str, Any]], mapping: Calibration | None = N
     )
 
 
-_RANK = list(ConfidenceLabel)[::-1]  # VERY_LOW .. HIGH
-
-
 def answer_label(record: dict[str, Any], mapping: Calibration, settings: ScoreSettings) -> str:
     """The answer's label as `score.confidence.answer_label` gives it, from a record."""
-    medium = ConfidenceLabel.MEDIUM
-
-    def lifted(value: float, exact: bool) -> ConfidenceLabel:
-        band = label_for(value, settings)
-        return max(band, medium, key=_RANK.index) if exact else band
-
-    claims = [lifted(mapping(c["raw"]), c["exact_supported"]) for c in record["claims"]]
+    claims = [
+        lifted_label(mapping(c["raw"]), c["exact_supported"], settings) for c in record["claims"]
+    ]
     value = answer_points([record], mapping).confidence[0]
     exact = all(c["exact_supported"] for c in record["claims"])
-    return str(min(lifted(value, exact), *claims, key=_RANK.index))
+    return str(weakest_label([lifted_label(value, exact, settings), *claims]))
 
 
 def label_counts(

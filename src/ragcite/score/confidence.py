@@ -26,7 +26,7 @@ answer carries `confidence_reason`, the label in words.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -150,10 +150,23 @@ def claim_label(value: float, claim: CitedClaim, settings: ScoreSettings) -> Con
     >>> claim_label(0.5, CitedClaim(claim_text="x"), ScoreSettings())
     <ConfidenceLabel.LOW: 'LOW'>
     """
+    return lifted_label(value, is_exact_and_supported(claim), settings)
+
+
+def lifted_label(value: float, exact_supported: bool, settings: ScoreSettings) -> ConfidenceLabel:
+    """The label band of `value`, at least MEDIUM when `exact_supported` (every quote
+    exact or normalised and supported by its source): the rule of claim and answer labels.
+
+    >>> lifted_label(0.5, True, ScoreSettings())
+    <ConfidenceLabel.MEDIUM: 'MEDIUM'>
+    """
     label = label_for(value, settings)
-    if is_exact_and_supported(claim) and _RANK[label] < _RANK[ConfidenceLabel.MEDIUM]:
-        return ConfidenceLabel.MEDIUM
-    return label
+    return max(label, ConfidenceLabel.MEDIUM, key=_RANK.__getitem__) if exact_supported else label
+
+
+def weakest_label(labels: Iterable[ConfidenceLabel]) -> ConfidenceLabel:
+    """The lowest of `labels` (VERY_LOW when there are none)."""
+    return min(labels, key=_RANK.__getitem__, default=ConfidenceLabel.VERY_LOW)
 
 
 def answer_evidence(claim_values: list[float], chunk_mean: float, settings: ScoreSettings) -> float:
@@ -196,11 +209,10 @@ def answer_label(
     >>> answer_label(0.9, [], ScoreSettings())
     <ConfidenceLabel.VERY_LOW: 'VERY_LOW'>
     """
-    label = label_for(value, settings)
-    if claims and all(is_exact_and_supported(c) for c in claims):
-        label = max(label, ConfidenceLabel.MEDIUM, key=_RANK.__getitem__)
-    weakest = min((_label_of(c) for c in claims), key=_RANK.__getitem__, default=None)
-    return min(label, weakest or ConfidenceLabel.VERY_LOW, key=_RANK.__getitem__)
+    if not claims:
+        return ConfidenceLabel.VERY_LOW
+    exact = all(is_exact_and_supported(c) for c in claims)
+    return weakest_label([lifted_label(value, exact, settings), *(_label_of(c) for c in claims)])
 
 
 @dataclass(frozen=True)
