@@ -125,30 +125,23 @@ def missing_subject(
     answers the parts it can and says which ones the documents do not cover."""
     if not quotes:
         return []
+    cited = {w for _, c in quotes for w in words(_passage(c))}
+    known = {stem(w) for w in cited} | {stem(w) for c in chunks for w in words(_passage(c))}
     parts = question_parts(question)
     if len(parts) > 1:
-        missing = [_missing(part, quotes, chunks, embedder) for part in parts]
+        missing = [_missing(part, cited, known, embedder) for part in parts]
         return [w for m in missing for w in m] if all(missing) else []
-    return _missing(question, quotes, chunks, embedder)
+    return _missing(question, cited, known, embedder)
 
 
-def _missing(
-    question: str,
-    quotes: Sequence[Quote],
-    chunks: Sequence[SourceChunk],
-    embedder: Embedder,
-) -> list[str]:
-    cited = {w for _, c in quotes for w in words(_passage(c))}
-    cited_stems = {stem(w) for w in cited}
-    retrieved = {stem(w) for c in chunks for w in words(_passage(c))}
+def _missing(question: str, cited: set[str], known: set[str], embedder: Embedder) -> list[str]:
+    """`missing_subject` for one question (part): `cited` the quoted passages' words,
+    `known` the stems of every retrieved passage's words and of the cited ones."""
     kinds = {stem(w) for w in answer_kind_words(question)}
     absent = [
         w
         for w in topic_words(question)
-        if stem(w) not in cited_stems
-        and stem(w) not in retrieved
-        and stem(w) not in kinds
-        and not _prefix_match(w, cited)
+        if stem(w) not in known and stem(w) not in kinds and not _prefix_match(w, cited)
     ]
     if not absent:
         return []
