@@ -1,17 +1,20 @@
 """Build (or extend) the calibration records: shared-data questions end to end, per claim.
 
-    .venv/bin/python bench/calibration_records.py [records.jsonl] [--halueval N]
+    .venv/bin/python bench/calibration_records.py [records.jsonl] [--halueval N] [--first]
 
 Every case of `ragcite.train.answerability_data` (SQuAD 2.0 paragraphs with their
-questions, HaluEval knowledge passages, RGB) goes through ragcite's own stages: rerank,
+questions, N HaluEval knowledge passages, RGB) goes through ragcite's own stages: rerank,
 the configured generator, the gate's support check, the score stage without a map. Each
 record keeps what the score stage saw for every claim (quote strength, support score and
 verdicts, cited-chunk confidence, the raw blend) and whether the claim is correct (it quotes
 a gold passage and holds a gold answer), plus the answerability probability of the answer
 and the answerability model's input features, so that `python -m
 ragcite.eval.calibration_asset` can fit the maps and measure them held out by paragraph /
-item. Writes JSON lines (default bench/out/calibration_records.jsonl); rerunning reuses
-what is there.
+item. The HaluEval items are the first N that no shipped model was trained or tuned on
+(`ragcite.train.seen`; `--first`: the first N items of the file, as before), and each
+record names the shipped models that saw its case (`seen_by`), so that the held-out part
+can leave them out. Writes JSON lines (default bench/out/calibration_records.jsonl);
+rerunning reuses what is there.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from ragcite.score.confidence import (
 )
 from ragcite.train.answerability_data import Case, all_cases, candidate_chunks
 from ragcite.train.answerability_run import claim_correct
+from ragcite.train.seen import case_seen_by, halueval_seen, load_rows, unseen_halueval
 from ragcite.verify.answerability import AnswerabilityCheck, answerability_features, cited_quotes
 from ragcite.verify.gate import verify_answer
 
@@ -58,7 +62,9 @@ def _claim(claim: Any, by_id: dict[str, SourceChunk], case: Case) -> dict[str, A
     }
 
 
-def run_case(rag: Ragcite, check: AnswerabilityCheck, case: Case) -> dict[str, Any]:
+def run_case(
+    rag: Ragcite, check: AnswerabilityCheck, case: Case, seen_by: frozenset[str]
+) -> dict[str, Any]:
     chunks = candidate_chunks(case, rag.embedder)
     chunks = rerank_chunks(case.question, chunks, rag.reranker, rag.settings.rerank).chunks
     draft = rag.generator.generate(case.question, chunks)
@@ -73,6 +79,7 @@ def run_case(rag: Ragcite, check: AnswerabilityCheck, case: Case) -> dict[str, A
     cited = {i for c in scored.claims for i in c.source_chunk_ids if i in by_id}
     return {
         **case.record_fields(),
+        "seen_by": sorted(seen_by),
         "generator_answered": answered,
         "answerability": check.probability(case.question, quotes, chunks) if answered else 0.0,
         # The model's inputs (coverage, answer type, similarities), unlearned: a map may read
@@ -91,7 +98,8 @@ def run_case(rag: Ragcite, check: AnswerabilityCheck, case: Case) -> dict[str, A
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("records", nargs="?", type=Path, default=DEFAULT)
-    parser.add_argument("--halueval", type=int, default=600)
+    parser.add_argument("--halueval", type=int, default=600, help="HaluEval items")
+    parser.add_argument("--first", action="store_true", help="the file's first N items")
     args = parser.parse_args()
     done: set[str] = set()
     if args.records.exists():
@@ -102,11 +110,15 @@ def main() -> None:
         rag = Ragcite.open(settings)
         check = AnswerabilityCheck(rag.embedder)
         started = time.perf_counter()
-        cases = [c for c in all_cases(rag.embedder, halueval_limit=args.halueval)]
+        rows = load_rows()
+        items = None if args.first else unseen_halueval(args.halueval, rows)
+        cases = all_cases(rag.embedder, halueval_limit=args.halueval, halueval_items=items)
+        seen = halueval_seen(rows)
         print(f"{len(cases)} cases built in {time.perf_counter() - started:.0f}s", flush=True)
         with args.records.open("a", encoding="utf-8") as out:
             for n, case in enumerate(c for c in cases if c.id not in done):
-                out.write(json.dumps(run_case(rag, check, case)) + "\n")
+                record = run_case(rag, check, case, case_seen_by(case, seen))
+                out.write(json.dumps(record) + "\n")
                 out.flush()
                 if n % 100 == 0:
                     print(f"{n} new records ({time.perf_counter() - started:.0f}s)", flush=True)

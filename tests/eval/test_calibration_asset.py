@@ -109,3 +109,15 @@ def test_answers_of_several_claims_get_their_own_map() -> None:
     # The weakest claim alone understates answers that are right when one claim is.
     assert answer["calibrated"]["ece"] < answer["weakest_claim"]["ece"] / 2
     assert answer["calibrated"]["ece"] < 0.08
+
+
+def test_held_out_cases_a_shipped_model_saw_are_set_aside() -> None:
+    records = _records()
+    seen = [{**r, "seen_by": ["support"]} for r in records]
+    assert {split_of(r) for r in seen} == {"fit", "aside"}
+    assert [split_of(r) == "fit" for r in seen] == [split_of(r) == "fit" for r in records]
+    _, result = report(records[:200] + seen[200:], ScoreSettings())
+    aside = result["answers_by_split"]["synthetic"]["aside"]
+    aside += result["answers_by_split"]["other"]["aside"]
+    held_out = result["held_out"]["pooled"]["claim"]["raw"]["n"]
+    assert aside > 0 and held_out + aside + result["fit"]["claims"] == 400

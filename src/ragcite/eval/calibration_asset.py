@@ -9,13 +9,15 @@ blend, whether it is an exact, supported quote and whether it is correct (it quo
 passage and holds the gold answer). Only answers the pipeline shows count: the generator
 answered and the answer's evidence reaches `gate.min_overall_confidence`. Groups (SQuAD
 paragraph, HaluEval item, RGB query, demo document) are split by a hash: 30% held out for
-measurement, the rest to fit the maps (isotonic, Platt or none, chosen by cross-validated
-ECE): the claim map on the claims, then the answer maps on the answers (their weakest
-claim's calibrated value → answer correct), one for answers of one claim and one for
-answers of several. The report gives claim and answer ECE with 95% bootstrap intervals
-(resampling groups) on the held-out part, raw, calibrated, and (answers) as the weakest
-claim alone, with each level's AUC (right vs wrong), per source and pooled, and the answer
-labels' distribution; `--write` stores the maps fitted on the fit part as the packaged asset.
+measurement (less the cases a shipped model was trained or tuned on, the record's `seen_by`,
+which are set aside), the rest to fit the maps (isotonic, Platt or none, chosen by
+cross-validated ECE): the claim map on the claims, then the answer maps on the answers
+(their weakest claim's calibrated value → answer correct), one for answers of one claim and
+one for answers of several. The report gives claim and answer ECE with 95% bootstrap
+intervals (resampling groups) on the held-out part, raw, calibrated, and (answers) as the
+weakest claim alone, with each level's AUC (right vs wrong), per source and pooled, and the
+answer labels' distribution; `--write` stores the maps fitted on the fit part as the
+packaged asset.
 """
 
 from __future__ import annotations
@@ -50,9 +52,12 @@ MIN_ANSWERS = 30  # fewer answers of a kind in the fit part: no answer map for t
 
 
 def split_of(record: dict[str, Any]) -> str:
-    """The split of a record ("test" or "fit"), by a stable hash of its group."""
+    """The split of a record by a stable hash of its group: "fit", or "test" for the
+    held-out buckets, "aside" there when a shipped model saw the case (`seen_by`)."""
     bucket = int(hashlib.sha256(record["group"].encode()).hexdigest()[:8], 16) % 100
-    return "test" if bucket < HELD_OUT_BELOW else "fit"
+    if bucket >= HELD_OUT_BELOW:
+        return "fit"
+    return "aside" if record.get("seen_by") else "test"
 
 
 def shown(record: dict[str, Any], settings: ScoreSettings) -> bool:
@@ -113,6 +118,16 @@ def label_counts(
     return out
 
 
+def split_counts(records: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """Records per source and split ("fit", "test", "aside": held-out buckets a shipped
+    model saw)."""
+    out: dict[str, dict[str, int]] = {}
+    for r in records:
+        side = out.setdefault(r["source"], {"fit": 0, "test": 0, "aside": 0})
+        side[split_of(r)] += 1
+    return out
+
+
 def _auc(points: Points) -> float:
     return roc_auc(points.confidence, points.correct)
 
@@ -162,6 +177,7 @@ def report(
     out: dict[str, Any] = {
         "methods": methods,
         "fit": {"answers": len(fit), "claims": len(claim_points(fit).confidence)},
+        "answers_by_split": split_counts(kept),
         "held_out": {"pooled": _measure(test, maps)},
     }
     out["held_out"]["pooled"]["labels"] = label_counts(test, maps, settings)

@@ -103,20 +103,24 @@ def squad_cases(embedder: Embedder, root: Path = DATASETS) -> list[Case]:
     return cases
 
 
-def halueval_cases(embedder: Embedder, limit: int = 600, root: Path = DATASETS) -> list[Case]:
-    """The first `limit` HaluEval questions; half with the gold passage removed."""
-    rows = []
+def halueval_cases(
+    embedder: Embedder,
+    limit: int = 600,
+    root: Path = DATASETS,
+    *,
+    items: list[int] | None = None,
+) -> list[Case]:
+    """The first `limit` HaluEval questions, or the items (row indices) `items`; half with
+    the gold passage removed. The other passages come from the same items' passages."""
+    wanted = set(range(limit) if items is None else items)
     with (root / "halueval" / "qa_train.jsonl").open(encoding="utf-8") as f:
-        for line in f:
-            rows.append(json.loads(line))
-            if len(rows) == limit:
-                break
-    pool = [(f"halu-k{i}", "", _GLUED.sub(" ", r["knowledge"])) for i, r in enumerate(rows)]
+        chosen = [(i, json.loads(line)) for i, line in enumerate(f) if i in wanted]
+    pool = [(f"halu-k{i}", "", _GLUED.sub(" ", r["knowledge"])) for i, r in chosen]
     cases = []
-    for i, row in enumerate(rows):
+    for n, (i, row) in enumerate(chosen):
         answerable = bucket(f"halu-{i}", 2) == 0
-        others = _nearest(embedder, row["question"], pool[:i] + pool[i + 1 :], 3)
-        passages = (pool[i], *others[:2]) if answerable else tuple(others)
+        others = _nearest(embedder, row["question"], pool[:n] + pool[n + 1 :], 3)
+        passages = (pool[n], *others[:2]) if answerable else tuple(others)
         cases.append(
             Case(
                 id=f"halu-{i}",
@@ -126,7 +130,7 @@ def halueval_cases(embedder: Embedder, limit: int = 600, root: Path = DATASETS) 
                 answerable=answerable,
                 answers=(row["right_answer"],),
                 passages=passages,
-                gold=frozenset({pool[i][0]}) if answerable else frozenset(),
+                gold=frozenset({pool[n][0]}) if answerable else frozenset(),
             )
         )
     return cases
@@ -189,9 +193,12 @@ def candidate_chunks(case: Case, embedder: Embedder) -> list[SourceChunk]:
     return sorted(chunks, key=lambda c: -c.vector_similarity_score)
 
 
-def all_cases(embedder: Embedder, *, halueval_limit: int = 600) -> list[Case]:
+def all_cases(
+    embedder: Embedder, *, halueval_limit: int = 600, halueval_items: list[int] | None = None
+) -> list[Case]:
+    """SQuAD 2.0, HaluEval (the first `halueval_limit` items, or `halueval_items`) and RGB."""
     return [
         *squad_cases(embedder),
-        *halueval_cases(embedder, halueval_limit),
+        *halueval_cases(embedder, halueval_limit, items=halueval_items),
         *rgb_cases(embedder),
     ]

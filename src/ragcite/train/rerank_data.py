@@ -119,6 +119,16 @@ def _passage_store(
     return store
 
 
+def halueval_question_split(
+    n_rows: int, n_train: int, n_heldout: int, seed: int
+) -> tuple[list[int], list[int]]:
+    """The HaluEval items (row indices) the reranker trains on and reports on, by hash."""
+    items = sorted(range(n_rows), key=lambda i: _unit_hash(f"halueval:{i}", seed))
+    train = [i for i in items if _unit_hash(f"split:{i}", seed) < 0.5][:n_train]
+    heldout = [i for i in items if _unit_hash(f"split:{i}", seed) >= 0.5][:n_heldout]
+    return train, heldout
+
+
 def halueval_corpus(
     cache: Path, embedder: DiskCachedEmbedder, n_train: int, n_heldout: int, seed: int
 ) -> Corpus:
@@ -137,9 +147,7 @@ def halueval_corpus(
             ids_by_text[text] = f"hq-{len(ids_by_text):05d}"
             passages[ids_by_text[text]] = text
     store = _passage_store(cache / "halueval.db", passages, "halueval", embedder)
-    items = sorted(range(len(rows)), key=lambda i: _unit_hash(f"halueval:{i}", seed))
-    train_items = [i for i in items if _unit_hash(f"split:{i}", seed) < 0.5][:n_train]
-    heldout_items = [i for i in items if _unit_hash(f"split:{i}", seed) >= 0.5][:n_heldout]
+    train_items, heldout_items = halueval_question_split(len(rows), n_train, n_heldout, seed)
 
     def query(i: int) -> Query:
         document_id = ids_by_text[rows[i]["knowledge"].strip()]
