@@ -98,7 +98,7 @@ def run_case(
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("records", nargs="?", type=Path, default=DEFAULT)
-    parser.add_argument("--halueval", type=int, default=600, help="HaluEval items")
+    parser.add_argument("--halueval", type=int, default=2400, help="HaluEval items")
     parser.add_argument("--first", action="store_true", help="the file's first N items")
     args = parser.parse_args()
     done: set[str] = set()
