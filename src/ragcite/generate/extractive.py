@@ -228,12 +228,13 @@ class ExtractiveGenerator:
         vectors = self.embedder.embed([query, *in_context])
         semantic = vectors[1:] @ vectors[0]
         query_words = stems(query)
+        heading_words = {i: stems(chunks[i].section_heading or "") for i in {f[0] for f in found}}
         out = []
         for (index, position, start, _end, text), context, sem in zip(
             found, in_context, semantic, strict=True
         ):
             chunk = chunks[index]
-            chunk_words = stems(text) | stems(chunk.section_heading or "")
+            chunk_words = stems(text) | heading_words[index]
             coverage = len(query_words & chunk_words) / len(query_words) if query_words else 0.0
             score = 0.65 * float(sem) + 0.15 * coverage + 0.2 * chunk.composite_confidence
             out.append(

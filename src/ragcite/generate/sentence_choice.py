@@ -155,9 +155,10 @@ def choice_features(question: str, window: Sequence[WindowSentence]) -> Matrix:
     focus = question_focus(question)
     sems = np.array([s.similarity for s in window], dtype=np.float64)
     own = [stems(s.text) for s in window]
+    heading_words = {h: stems(h) for h in {s.heading for s in window}}
     cover = np.array(
         [
-            len(query & (w | stems(s.heading))) / len(query) if query else 0.0
+            len(query & (w | heading_words[s.heading])) / len(query) if query else 0.0
             for w, s in zip(own, window, strict=True)
         ],
         dtype=np.float64,

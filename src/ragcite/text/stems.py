@@ -132,6 +132,7 @@ def stem(word: str) -> str:
     return stripped if len(stripped) >= 3 else w
 
 
+@lru_cache(maxsize=200_000)  # the reranker trims every word of every candidate sentence
 def trim_plural(word: str) -> str:
     """A plural "s" dropped from a word of more than 3 letters ("stores" -> "store", but
     "class" and "bus" stay): the reranker's lighter normalisation."""

@@ -73,6 +73,8 @@ def format_table(rows: Sequence[Sequence[str]], *, has_header: bool = True) -> s
 
 def is_table_row(line: str) -> bool:
     """Whether `line` has the shape `format_row` writes with a label and a header."""
+    if LABEL_SEPARATOR not in line:  # most sentences: no row without its separator
+        return False
     return _ROW_LINE_STRICT.fullmatch(line.strip()) is not None
 
 
