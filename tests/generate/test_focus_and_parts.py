@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from ragcite.generate.focus import focus_match, question_focus
 from ragcite.generate.missing_parts import not_in_documents
-from ragcite.generate.sentence_choice import FEATURES, WindowSentence, choice_features, row_fit
+from ragcite.generate.sentence_choice import (
+    FEATURES,
+    WindowSentence,
+    choice_features,
+    row_fit,
+    stems,
+)
 
 
 @pytest.mark.parametrize(
@@ -103,3 +110,14 @@ def test_the_sentence_after_the_best_match_that_covers_the_rest_of_the_question(
     assert list(column["adjacent_best"]) == [0.0, 1.0, 0.0]
     assert column["new_names"][1] > column["new_names"][2]
     assert list(column["anaphor"]) == [0.0, 1.0, 1.0]
+
+
+def test_the_sentences_stems_passed_in_give_the_same_features() -> None:
+    window = [
+        WindowSentence("Invoices are kept for seven years.", "Retention", 0.7, 0, 0),
+        WindowSentence("Receipts — Kept: 3 years; Owner: Finance", "Retention", 0.6, 0, 1),
+        WindowSentence("They are then destroyed.", "", 0.4, 1, 0),
+    ]
+    question = "How long are invoices kept?"
+    own = [stems(s.text) for s in window]
+    assert np.array_equal(choice_features(question, window, own), choice_features(question, window))

@@ -229,12 +229,13 @@ class ExtractiveGenerator:
         semantic = vectors[1:] @ vectors[0]
         query_words = stems(query)
         heading_words = {i: stems(chunks[i].section_heading or "") for i in {f[0] for f in found}}
+        own = [stems(text) for *_, text in found]
         out = []
-        for (index, position, start, _end, text), context, sem in zip(
-            found, in_context, semantic, strict=True
+        for (index, position, start, _end, text), context, sem, sentence_words in zip(
+            found, in_context, semantic, own, strict=True
         ):
             chunk = chunks[index]
-            chunk_words = stems(text) | heading_words[index]
+            chunk_words = sentence_words | heading_words[index]
             coverage = len(query_words & chunk_words) / len(query_words) if query_words else 0.0
             score = 0.65 * float(sem) + 0.15 * coverage + 0.2 * chunk.composite_confidence
             out.append(
@@ -259,7 +260,7 @@ class ExtractiveGenerator:
             )
             for c, sem in zip(out, semantic, strict=True)
         ]
-        choice = choice_scores(query, window)
+        choice = choice_scores(query, window, own=own)
         return [replace(c, choice=float(p)) for c, p in zip(out, choice, strict=True)]
 
 

@@ -147,14 +147,17 @@ def row_fit(row: str, question: str) -> int:
     return 0
 
 
-def choice_features(question: str, window: Sequence[WindowSentence]) -> Matrix:
-    """One row of `FEATURES` per sentence of `window` (sentences of one chunk in order)."""
+def choice_features(
+    question: str, window: Sequence[WindowSentence], own: Sequence[set[str]] | None = None
+) -> Matrix:
+    """One row of `FEATURES` per sentence of `window` (sentences of one chunk in order);
+    `own`: each sentence's `stems`, when the caller has them already."""
     if not window:
         return np.zeros((0, len(FEATURES)))
     query = stems(question)
     focus = question_focus(question)
     sems = np.array([s.similarity for s in window], dtype=np.float64)
-    own = [stems(s.text) for s in window]
+    own = list(own) if own is not None else [stems(s.text) for s in window]
     heading_words = {h: stems(h) for h in {s.heading for s in window}}
     cover = np.array(
         [
@@ -234,9 +237,14 @@ def shipped_model() -> LearnedModel:
 
 
 def choice_scores(
-    question: str, window: Sequence[WindowSentence], model: LearnedModel | None = None
+    question: str,
+    window: Sequence[WindowSentence],
+    model: LearnedModel | None = None,
+    *,
+    own: Sequence[set[str]] | None = None,
 ) -> Matrix:
-    """Per sentence, the probability that it holds the answer to `question`."""
+    """Per sentence, the probability that it holds the answer to `question` (`own`: each
+    sentence's `stems`, when the caller has them already)."""
     if not window:
         return np.zeros(0)
-    return (model or shipped_model()).predict(choice_features(question, window))
+    return (model or shipped_model()).predict(choice_features(question, window, own))
