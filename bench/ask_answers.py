@@ -19,6 +19,8 @@ import cProfile
 import json
 from pathlib import Path
 
+from ingest_ask import clear_vector_caches
+
 from ragcite.config import load_settings
 from ragcite.pipeline import Ragcite
 
@@ -29,14 +31,6 @@ VARYING = {"answer_id", "retrieval_timestamp", "timings_ms", "cached_at", "cache
 def demo_questions() -> list[str]:
     lines = (ROOT / "eval" / "demo.jsonl").read_text(encoding="utf-8").splitlines()
     return [json.loads(line)["query"] for line in lines if line.strip()]
-
-
-def clear_vector_caches(rag: Ragcite) -> None:
-    """Forget every cached vector: the embedder's and the support checker's own."""
-    rag.embedder.clear()  # type: ignore[attr-defined]
-    semantic = getattr(rag.support_checker, "semantic", None)
-    if semantic is not None:
-        semantic._cache.clear()
 
 
 def answers(rag: Ragcite, questions: list[str], profile: cProfile.Profile | None) -> list[object]:
