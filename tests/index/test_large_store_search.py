@@ -173,3 +173,24 @@ def test_filtered_keyword_search_sees_writes_made_after_its_filter_was_cached(
     store.add_version(version("second", 1, ["Another zeppelin."], vectors=clustered(1, seed=4)))
     found = {h.chunk.document_id for h in store.keyword_search("zeppelin", 5, only_default)}
     assert found == {"first", "second"}
+
+
+def test_counting_stops_at_the_cutoff_yet_the_rarest_common_word_is_still_found(
+    tmp_path: Path,
+) -> None:
+    # 1,200 chunks: the cutoff is COMMON_FLOOR (1,000). "alpha" is in exactly 1,000 chunks
+    # (not common), "beta" in 1,001 (common, but rarer than "harbour", in all 1,200).
+    assert common_cutoff(COMMON_FLOOR + 200) == COMMON_FLOOR
+    texts = [f"Harbour entry {i}." for i in range(COMMON_FLOOR + 200)]
+    for i in range(COMMON_FLOOR):
+        texts[i] += " Alpha."
+    for i in range(199, COMMON_FLOOR + 200):
+        texts[i] += " Beta."
+    store = SQLiteStore(tmp_path / "s.db", dimension=DIMENSION)
+    store.add_version(version("doc", 1, texts, vectors=clustered(len(texts))))
+    # "alpha" alone is searched: every hit holds it, none of the 200 without it
+    hits = store.keyword_search("harbour beta alpha", 10, SearchFilters())
+    assert len(hits) == 10 and all("Alpha" in h.chunk.chunk_text for h in hits)
+    # every word common: the rarest ("beta", counted exactly) is searched, not "harbour"
+    hits = store.keyword_search("harbour beta", 10, SearchFilters())
+    assert len(hits) == 10 and all("Beta" in h.chunk.chunk_text for h in hits)

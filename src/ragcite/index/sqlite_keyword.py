@@ -7,7 +7,11 @@ common word ("film", "year") makes BM25 rank tens of thousands of rows in a larg
 a small corpus still searches every word) are left out of the query while a rarer word
 remains: they carry little BM25 weight and cost the most to score. How many rows hold a
 word comes from FTS5's own vocabulary (`fts5vocab`), through FTS5's own stemmer (a temp
-FTS5 table of the question's words), and is kept per store generation.
+FTS5 table of the question's words), and is kept per store generation. A word FTS5 reads
+as one term is counted only up to the cutoff (a match stopped after cutoff + 1 rows), as
+`fts5vocab` counts by reading the term's whole posting list (at 1M chunks, 8.2 ms against
+2.8 ms for a question whose words are all new); exact counts are read only when every word
+is common and the rarest must be found.
 
 The ranking reads FTS5 alone; filters (status, versions in force, corpora, access
 groups) are applied afterwards, with the eligible rowids the dense index caches per
@@ -92,13 +96,19 @@ class KeywordIndex:
     def _telling(self, words: list[str]) -> list[str]:
         if self.chunk_count() <= COMMON_FLOOR:
             return words  # no word can be common
+        cutoff = common_cutoff(self.rows)
         missing = [w for w in words if w not in self._holding]
         if missing:
-            self._holding.update(self._rows_holding(missing))
-        return telling_words(words, self._holding, common_cutoff(self.rows))
+            self._holding.update(self._rows_holding(missing, cutoff))
+        present = [w for w in words if self._holding[w] > 0]
+        if present and all(self._holding[w] > cutoff for w in present):
+            # Every word is common: the rarest is searched, so its count must be exact.
+            self._holding.update(self._rows_holding(present, None))
+        return telling_words(words, self._holding, cutoff)
 
-    def _rows_holding(self, words: list[str]) -> dict[str, int]:
-        """How many chunks hold each word (its stems' largest count)."""
+    def _rows_holding(self, words: list[str], cutoff: int | None) -> dict[str, int]:
+        """How many chunks hold each word (its terms' largest count); with a `cutoff`, a
+        word FTS5 reads as one term is counted up to cutoff + 1 only."""
         if not self._ready:
             for sql in _TEMP_TABLES:
                 self._db.query(sql)
@@ -108,14 +118,28 @@ class KeywordIndex:
             self._db.query(
                 "INSERT INTO temp.ragcite_question (rowid, word) VALUES (?, ?)", (i, word)
             )
-        holding = dict.fromkeys(words, 0)
+        terms: dict[int, list[str]] = {}
         for row in self._db.query("SELECT doc, term FROM temp.ragcite_question_terms"):
-            found = self._db.query_one(
-                "SELECT doc FROM temp.ragcite_chunk_terms WHERE term = ?", (row[1],)
-            )
-            word = words[int(row[0])]
-            holding[word] = max(holding[word], int(found[0]) if found else 0)
+            terms.setdefault(int(row[0]), []).append(str(row[1]))
+        holding = dict.fromkeys(words, 0)
+        for i, word in enumerate(words):
+            if cutoff is not None and len(terms.get(i, ())) == 1:
+                holding[word] = self._rows_matching(word, cutoff + 1)
+                continue
+            for term in terms.get(i, ()):
+                found = self._db.query_one(
+                    "SELECT doc FROM temp.ragcite_chunk_terms WHERE term = ?", (term,)
+                )
+                holding[word] = max(holding[word], int(found[0]) if found else 0)
         return holding
+
+    def _rows_matching(self, word: str, most: int) -> int:
+        """How many chunks hold `word` (one term), counting no further than `most`."""
+        found = self._db.query_one(
+            "SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)",
+            (fts_match([word]), most),
+        )
+        return int(found[0]) if found else 0
 
 
 def _within(hits: list[tuple[int, float]], allowed: Rowids) -> list[bool]:
