@@ -83,6 +83,7 @@ def carried_on(query: str, chosen: Sequence[C], candidates: Sequence[C]) -> list
     `full_name_before`). Table rows neither lead nor follow."""
     by_place = {(c.chunk_rank, c.position): c for c in candidates}
     texts = [c.text for c in chosen]
+    who = question_focus(query) == "role"
     out: list[C] = []
     for c in chosen:
         if is_table_row(c.text):
@@ -95,6 +96,8 @@ def carried_on(query: str, chosen: Sequence[C], candidates: Sequence[C]) -> list
             and brings_new(nxt.text, texts, query)
         ):
             out.append(nxt)
+        if not who:
+            continue
         named = named_before(query, c, by_place) or full_name_before(query, c, by_place)
         if named is not None:
             out.append(named)
@@ -102,9 +105,10 @@ def carried_on(query: str, chosen: Sequence[C], candidates: Sequence[C]) -> list
 
 
 def named_before(query: str, sentence: C, by_place: dict[tuple[int, int], C]) -> C | None:
-    """For a who-question, the sentence two before `sentence` when `sentence` opens on "He"
-    or "She", the one before it names no one the question does not, and that one does."""
-    if question_focus(query) != "role" or not _PERSON_PRONOUN.match(sentence.text):
+    """For a who-question `query`, the sentence two before `sentence` when `sentence` opens
+    on "He" or "She", the one before it names no one the question does not, and that one
+    does."""
+    if not _PERSON_PRONOUN.match(sentence.text):
         return None
     place = (sentence.chunk_rank, sentence.position)
     previous = by_place.get((place[0], place[1] - 1))
@@ -117,11 +121,10 @@ def named_before(query: str, sentence: C, by_place: dict[tuple[int, int], C]) ->
 
 
 def full_name_before(query: str, sentence: C, by_place: dict[tuple[int, int], C]) -> C | None:
-    """For a who-question, the sentence up to two before `sentence` that gives the full name
-    of the person `sentence` opens on by surname ("Judge Debra Lehrmann, a family court
-    jurist …" before "Lehrmann was appointed by …"), when the question does not name them."""
-    if question_focus(query) != "role":
-        return None
+    """For a who-question `query`, the sentence up to two before `sentence` that gives the
+    full name of the person `sentence` opens on by surname ("Judge Debra Lehrmann, a family
+    court jurist …" before "Lehrmann was appointed by …"), when the question does not name
+    them."""
     opening = _SURNAME.match(sentence.text)
     if opening is None or opening.group(1).lower() in _plain(query):
         return None
