@@ -22,6 +22,7 @@ import itertools
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -202,11 +203,8 @@ class VectorIndex:
         else:
             if training is None or training.shape[1:] != (dimension,):
                 raise ValueError(f"an index of {size} vectors needs training vectors")
-            faiss.omp_set_num_threads(BUILD_THREADS)
-            try:
+            with _build_threads():
                 self._index = pq_scan.RerankedPQIndex.trained(dimension, size, training)
-            finally:
-                faiss.omp_set_num_threads(1)
         self._derive()
 
     def _derive(self) -> None:
@@ -234,11 +232,8 @@ class VectorIndex:
         if self.exact:
             self._index.add(vectors)
         else:
-            faiss.omp_set_num_threads(BUILD_THREADS)
-            try:
+            with _build_threads():
                 self._index.add(vectors)
-            finally:
-                faiss.omp_set_num_threads(1)
         ids = ids.astype(np.int64)
         ascending = bool(np.all(np.diff(ids) > 0)) and (
             not len(self.ids) or ids[0] > self._max_rowid
@@ -320,3 +315,14 @@ def _first_vectors(
     if not first:
         raise ValueError("no vectors to train an approximate index on")
     return first, np.concatenate([vectors for _, vectors in first])[:count]
+
+
+@contextmanager
+def _build_threads() -> Iterator[None]:
+    """faiss on `BUILD_THREADS` threads while an approximate index is trained or filled,
+    then back to one."""
+    faiss.omp_set_num_threads(BUILD_THREADS)
+    try:
+        yield
+    finally:
+        faiss.omp_set_num_threads(1)
