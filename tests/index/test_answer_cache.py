@@ -116,6 +116,21 @@ def test_the_key_separates_everything_that_changes_an_answer(tmp_path: Path) -> 
     assert access_scope(("b", "a")) == access_scope(("a", "b", "a")) != access_scope(None)
 
 
+def test_an_upgrade_never_serves_the_previous_versions_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base = {
+        "corpus_version": "g1",
+        "settings": load_settings(store=tmp_path / "s.db"),
+        "k": 8,
+        "filters": SearchFilters(),
+        "model_id": "extractive",
+    }
+    before = answer_key("How long is leave?", **base)  # type: ignore[arg-type]
+    monkeypatch.setattr("ragcite.index.cache.__version__", "99.0.0")
+    assert answer_key("How long is leave?", **base) != before  # type: ignore[arg-type]
+
+
 def test_a_down_redis_never_fails_an_ask() -> None:
     down = RedisAnswerCache("redis://127.0.0.1:1/0", namespace="test")
     with pytest.raises(StoreError, match=r"127\.0\.0\.1:1/0"):

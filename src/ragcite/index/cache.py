@@ -4,8 +4,9 @@ An answer is cached under the sha256 of everything that could change it: the nor
 question (whitespace collapsed, case-folded), the store's `corpus_version` (moved by every
 ingest, delete or version change, so an answer from older documents is never found),
 the settings that shape answers, the request (k, corpora, statuses, documents), the
-generator's model id, and the reader's access scope (their groups, or "admin"), so one
-reader is never served an answer built from documents another may not see.
+generator's model id, the reader's access scope (their groups, or "admin"), so one
+reader is never served an answer built from documents another may not see, and ragcite's
+version, so an upgrade never serves answers the previous version made.
 Implementations: the embedded store's table (`index/sqlite_cache.py`), PostgreSQL's
 (`index/postgres/cache.py`) and Redis (`index/redis_cache.py`).
 
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
+from ragcite import __version__
 from ragcite.config import Settings
 from ragcite.errors import StoreError
 from ragcite.flags import flag
@@ -101,6 +103,7 @@ def answer_key(
         "document_ids": sorted(filters.document_ids) if filters.document_ids else None,
         "model_id": model_id,
         "scope": access_scope(filters.access_groups),
+        "ragcite": __version__,  # an upgrade may answer differently: its answers are new
     }
     if filters.scopes_versions:  # an explicit date or version (`ask --as-of`)
         as_of = filters.as_of.isoformat() if filters.as_of else None
