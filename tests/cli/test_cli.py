@@ -4,6 +4,8 @@ store: the embedded SQLite file and a real PostgreSQL + pgvector server."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -124,3 +126,22 @@ def test_a_store_password_is_never_printed(postgres_url: str, tmp_path: Path) ->
     missing_database = url.replace("/ragcite_tests?", "/no_such_db?")
     code, out = run("documents", store=missing_database)
     assert code == 1 and "no_such_db" in out and "s3cret" not in out
+
+
+def test_a_damaged_pdf_gets_one_clear_line_not_pypdfs_log(tmp_path: Path) -> None:
+    """Outside pytest's log capture, as a user runs it: pypdf's own warnings about the
+    defects it meets stay quiet, ragcite's line names the file and the problem."""
+    damaged = tmp_path / "damaged.pdf"
+    damaged.write_bytes(b"%PDF-1.4 truncated by a failed download")
+    command = "from ragcite.cli.main import cli; cli()"
+    run = subprocess.run(
+        [sys.executable, "-c", command, "--store", str(tmp_path / "s.db"), "ingest", str(damaged)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 1, run.stderr
+    said = " ".join((run.stdout + run.stderr).split())  # the terminal wraps long lines
+    assert "damaged.pdf: not a readable PDF" in said
+    assert "EOF marker" not in said
+    assert "Traceback" not in run.stderr

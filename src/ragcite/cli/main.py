@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,9 @@ class RagciteGroup(click.Group):
 @click.pass_context
 def cli(ctx: click.Context, store: str | None, config: Path | None) -> None:
     """Answers from your documents where every claim cites a verified passage."""
+    # pypdf logs every defect it works around in a real-world PDF ("EOF marker not found",
+    # "Ignoring wrong pointing object"); ingest says itself when a file cannot be read.
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
     ctx.obj = AppContext(store=store, config_path=config)
     ctx.call_on_close(ctx.obj.close)
 
