@@ -49,6 +49,28 @@ def test_what_happens_is_answered_by_the_consequence_not_the_limit(policy_rag: R
     assert any("status 413" in c.claim_text for c in response.cited_claims)
 
 
+def test_what_happens_after_a_rule_is_the_outcome_that_follows_it(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """The rule ("must be reported") is not what happens; the sentence after it is."""
+    document = tmp_path_factory.mktemp("outcome") / "laptop-security.md"
+    document.write_text(
+        "# Laptop Security Standard\n\n## Lost devices\n\n"
+        "A lost or stolen laptop must be reported to the service desk within 2 hours. "
+        "The device is then wiped remotely.\n\n## Passwords\n\n"
+        "Passwords must be at least 14 characters long. They must be changed at once if "
+        "a compromise is suspected.\n",
+        encoding="utf-8",
+    )
+    for rag in _store_with(tmp_path_factory, document):
+        response = rag.ask("What happens if I lose my laptop?")
+        assert response.answerable
+        _quotes_verified(response)
+        claims = [c.claim_text for c in response.cited_claims]
+        assert "The device is then wiped remotely." in claims
+        assert not any("Passwords" in c for c in claims)
+
+
 def test_can_it_be_changed_later_includes_the_prohibition(policy_rag: Ragcite) -> None:
     response = policy_rag.ask("Can the workspace region be changed later?")
     assert response.answerable

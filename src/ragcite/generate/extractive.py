@@ -31,7 +31,7 @@ import numpy as np
 from ragcite.config import GenerateSettings
 from ragcite.embed.base import Embedder
 from ragcite.generate.bridge import PRONOUNS, carried_on, points_back
-from ragcite.generate.focus import focus_match, question_focus
+from ragcite.generate.focus import question_focus, states_focus
 from ragcite.generate.missing_parts import not_in_documents
 from ragcite.generate.sentence_choice import (
     WindowSentence,
@@ -311,8 +311,8 @@ def _next_step(query: str, best: _Candidate, candidates: list[_Candidate]) -> _C
         if close or len((asked & stems(c.text)) - said) >= _NEIGHBOUR_NEW_WORDS:
             return c
     focus = question_focus(query)
-    if focus in _TYPED_FOCI and not focus_match(focus, best.text):
-        typed = next((c for c in near if focus_match(focus, c.text)), None)
+    if focus in _TYPED_FOCI and not states_focus(focus, best.text):
+        typed = next((c for c in near if states_focus(focus, c.text)), None)
         if typed is not None:
             return typed
     return next(

@@ -134,6 +134,31 @@ _SENTENCE_SIGNS: dict[str, re.Pattern[str]] = {
 }
 
 
+# What happens: a sentence that states an outcome, not one that only sets the rule ("must be
+# reported within 2 hours" is the rule; "The device is then wiped remotely." what happens).
+_OUTCOME = re.compile(
+    r"\b(?:[45]\d\d|returns?|rejects?|rejected|blocks?|blocked|suspend\w*|fails?|"
+    r"retr(?:y|ies)|throttl\w*|will\s+be|then|lead\s+to|results?\s+in|otherwise|"
+    r"penalt\w*|charged|lock\w*|disabled|deleted|wiped|revoked|cancel\w*|escalat\w*|"
+    r"notif\w*)\b",
+    _I,
+)
+
+
+def states_focus(focus: str, sentence: str) -> bool:
+    """Whether `sentence` states the kind of answer `focus` asks for; for a what-happens
+    question an outcome ("is then wiped", "is rejected"), not a rule ("must", "receives").
+
+    >>> states_focus("consequence", "A lost laptop must be reported within 2 hours.")
+    False
+    >>> states_focus("consequence", "The device is then wiped remotely.")
+    True
+    """
+    if focus == "consequence":
+        return bool(_OUTCOME.search(sentence))
+    return focus_match(focus, sentence) == 1.0
+
+
 def question_focus(question: str) -> str:
     """The kind of answer `question` asks for: one of `FOCI`.
 
