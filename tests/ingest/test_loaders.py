@@ -258,6 +258,19 @@ def test_caller_beats_sidecar_beats_front_matter_beats_file(tmp_path: Path) -> N
     assert (caller.title, caller.version, caller.document_id) == ("Sidecar Title", 7, "p-1")
 
 
+def test_front_matters_date_is_the_effective_date_unless_one_is_given(tmp_path: Path) -> None:
+    path = tmp_path / "policy.md"
+    cases = [
+        ("date: 2026-03-01\n", date(2026, 3, 1)),
+        ("date: 2026-03-01T09:30:00Z\n", date(2026, 3, 1)),
+        ("date: 2026-03-01\neffective_date: 2026-04-01\n", date(2026, 4, 1)),
+        ("date: Spring 2026\n", None),  # free text in a key that is not ours: left out
+    ]
+    for front, expected in cases:
+        path.write_text(f"---\n{front}---\n\n# Policy\n\nText.\n", encoding="utf-8")
+        assert load_document(path).metadata.effective_date == expected, front
+
+
 def test_title_from_filename_when_nothing_else(tmp_path: Path) -> None:
     path = tmp_path / "data-retention_policy.md"
     path.write_text("Just a paragraph.\n", encoding="utf-8")

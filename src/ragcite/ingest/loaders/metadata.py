@@ -59,7 +59,8 @@ def metadata_from_mapping(data: Mapping[Any, Any], *, source: str) -> DocumentMe
         document_id=_optional_text(data, "document_id", source),
         url=_optional_text(data, "url", source),
         version=version.number,
-        effective_date=_effective_date(data.get("effective_date"), source),
+        effective_date=_effective_date(data.get("effective_date"), source)
+        or _as_date(data.get("date")),
         access=_access(data.get("access"), source),
         version_name=version.name,
     )
@@ -99,6 +100,18 @@ def _version(value: object, source: str) -> VersionInput:
 def _effective_date(value: object, source: str) -> date | None:
     if value is None:
         return None
+    found = _as_date(value)
+    if found is None:
+        raise IngestError(
+            source, f"metadata key 'effective_date' must be a date YYYY-MM-DD, got {value!r}"
+        )
+    return found
+
+
+def _as_date(value: object) -> date | None:
+    """A YAML date or datetime, or text in ISO form; None for anything else. Also reads the
+    `date` most Markdown front matter carries (Hugo, Jekyll, Obsidian) as the effective date
+    when `effective_date` is absent: free text there ("Spring 2024") is not ours to reject."""
     if isinstance(value, datetime):
         return value.date()
     if isinstance(value, date):
@@ -107,10 +120,8 @@ def _effective_date(value: object, source: str) -> date | None:
         try:
             return date.fromisoformat(value.strip())
         except ValueError:
-            pass
-    raise IngestError(
-        source, f"metadata key 'effective_date' must be a date YYYY-MM-DD, got {value!r}"
-    )
+            return None
+    return None
 
 
 def _access(value: object, source: str) -> tuple[str, ...]:
