@@ -29,6 +29,19 @@ def test_topic_words_leave_out_question_shape_numbers_and_dates() -> None:
     ]
 
 
+def test_keeping_and_irregular_participles_are_how_a_question_asks(
+    embedder: CachedEmbedder,
+) -> None:
+    """ "kept", "keep", "bought" shape a question like "stored" and "retained" do; a
+    retention schedule's row says "Retention: 30 days", never "kept"."""
+    assert topic_words("How long is CCTV footage kept?") == ["cctv", "footage"]
+    assert topic_words("How long do we keep CCTV footage?") == ["cctv", "footage"]
+    assert topic_words("Who bought the rights?") == ["rights"]
+    row = _chunk("CCTV footage — Retention: 30 days; Owner: Facilities", title="Retention")
+    for question in ("How long is CCTV footage kept?", "How long do we keep CCTV footage?"):
+        assert missing_subject(question, [(row.chunk_text, row)], [row], embedder) == []
+
+
 def test_a_missing_topic_word_is_reported(embedder: CachedEmbedder) -> None:
     health = _chunk(
         "Employees in Ireland receive private health cover through the company scheme.",

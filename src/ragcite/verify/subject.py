@@ -44,6 +44,7 @@ QUESTION_SHAPE = frozenset(
     soon quick quickly fast often long length size big small large high low rate deadline
     minimum maximum limit amount number time times new old previous former original current
     latest earlier later happen happens happened come comes say says said need needs get gets
+    keep keeps keeping
     allowed required kind type way ways exactly currently usually still ever much many
     version policy rule rules term terms word words name names translation meaning mean
     means value values measurement measure unit units sort types example examples reason
@@ -55,7 +56,18 @@ _DATE_WORDS = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday today yesterday tomorrow "
     "year years month months week weeks day days".split()
 )
-_IGNORED = STOPWORDS | QUESTION_WORDS | QUESTION_SHAPE | _DATE_WORDS
+# Past participles that do not end in -ed: like "stored" and "retained", "How long is CCTV
+# footage kept?" and "Who bought the rights?" ask with them; the passage says "Retention:
+# 30 days" or "purchased". (Forms that are also common nouns, "set", "run", "lead", are not
+# listed.)
+_IRREGULAR_PARTICIPLES = frozenset(
+    """
+    kept held paid made done given taken sent spent built bought sold told brought caught
+    taught sought chosen written spoken shown known seen grown drawn driven broken stolen
+    hidden begun forgotten understood withdrawn undertaken overseen forbidden
+    """.split()
+)
+_IGNORED = STOPWORDS | QUESTION_WORDS | QUESTION_SHAPE | _DATE_WORDS | _IRREGULAR_PARTICIPLES
 _MIN_PREFIX = 4
 
 Quote = tuple[str, SourceChunk]
