@@ -71,6 +71,42 @@ def test_what_happens_after_a_rule_is_the_outcome_that_follows_it(
         assert not any("Passwords" in c for c in claims)
 
 
+SHORT_RULES = """# Expenses and onboarding
+
+## Meals
+
+Meals are reimbursed up to $75 per day in the United States. Alcohol is never reimbursed.
+
+## Badges
+
+Badge photos are taken by reception in the first week. Each new hire is assigned a buddy
+from another team for the first 90 days.
+"""
+
+
+@pytest.fixture(scope="module")
+def short_rules_rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
+    document = tmp_path_factory.mktemp("short") / "expenses-and-onboarding.md"
+    document.write_text(SHORT_RULES, encoding="utf-8")
+    yield from _store_with(tmp_path_factory, document)
+
+
+def test_a_short_rule_is_a_claim(short_rules_rag: Ragcite) -> None:
+    response = short_rules_rag.ask("Is alcohol reimbursed?")
+    assert response.answerable
+    _quotes_verified(response)
+    assert [c.claim_text for c in response.cited_claims] == ["Alcohol is never reimbursed."]
+
+
+def test_who_is_answered_by_the_agent_of_a_passive(short_rules_rag: Ragcite) -> None:
+    """ "taken by reception" names who: the next sentence's "another team" does not join."""
+    response = short_rules_rag.ask("Who takes badge photos?")
+    _quotes_verified(response)
+    assert [c.claim_text for c in response.cited_claims] == [
+        "Badge photos are taken by reception in the first week."
+    ]
+
+
 def test_can_it_be_changed_later_includes_the_prohibition(policy_rag: Ragcite) -> None:
     response = policy_rag.ask("Can the workspace region be changed later?")
     assert response.answerable

@@ -48,7 +48,9 @@ from ragcite.text.sentences import split_sentences
 from ragcite.text.table_rows import is_table_row
 from ragcite.text.words import words
 
-_MIN_WORDS = 5
+# A sentence with a final stop is a statement from this many words: policies state short
+# rules ("Alcohol is never reimbursed.", "Returns are free."); "Yes." and "See below." are not.
+_MIN_WORDS = 3
 # A line without a final stop is a heading or a label unless it is this long.
 _MIN_UNPUNCTUATED_WORDS = 10
 # Near-duplicate sentences (the same rule restated in an overlapping chunk) are cited once.
@@ -363,10 +365,12 @@ def _is_statement(sentence: str, heading: str | None) -> bool:
     """A sentence that can be a claim: a table row, or long enough and not a heading line."""
     if is_table_row(sentence):
         return True
-    count = len(words(sentence))
-    if count < _MIN_WORDS or sentence.strip() == (heading or "").strip():
+    if sentence.strip() == (heading or "").strip():
         return False
-    return sentence.rstrip()[-1:] in ".!?)\"'" or count >= _MIN_UNPUNCTUATED_WORDS
+    count = len(words(sentence))
+    if sentence.rstrip()[-1:] in ".!?)\"'":
+        return count >= _MIN_WORDS
+    return count >= _MIN_UNPUNCTUATED_WORDS
 
 
 def _one_line(sentence: str) -> str:

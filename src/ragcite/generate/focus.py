@@ -145,17 +145,30 @@ _OUTCOME = re.compile(
 )
 
 
+# Who: a passive sentence names its agent ("Badge photos are taken by reception.").
+_AGENT = re.compile(
+    r"\b(?:\w+(?:ed|en|wn)|made|done|held|kept|paid|set|run|led|sent|built|bought|sold|"
+    r"told|taught|brought)\s+by\s+(?!\d)\w",
+    _I,
+)
+
+
 def states_focus(focus: str, sentence: str) -> bool:
     """Whether `sentence` states the kind of answer `focus` asks for; for a what-happens
-    question an outcome ("is then wiped", "is rejected"), not a rule ("must", "receives").
+    question an outcome ("is then wiped", "is rejected"), not a rule ("must", "receives");
+    for a who question also the agent of a passive ("taken by reception").
 
     >>> states_focus("consequence", "A lost laptop must be reported within 2 hours.")
     False
     >>> states_focus("consequence", "The device is then wiped remotely.")
     True
+    >>> states_focus("role", "Badge photos are taken by reception in the first week.")
+    True
     """
     if focus == "consequence":
         return bool(_OUTCOME.search(sentence))
+    if focus == "role" and _AGENT.search(sentence):
+        return True
     return focus_match(focus, sentence) == 1.0
 
 
