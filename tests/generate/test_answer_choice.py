@@ -107,6 +107,37 @@ def test_who_is_answered_by_the_agent_of_a_passive(short_rules_rag: Ragcite) -> 
     ]
 
 
+FAQ = """# Support FAQ
+
+## Orders
+
+**Can I change my order after it has shipped?**
+No. Once an order has shipped it cannot be changed, but you can return it within 30 days.
+
+## Warranty
+
+- All devices have a 2-year limited warranty.
+- Batteries are covered for 12 months.
+- Water damage is not covered.
+"""
+
+
+@pytest.fixture(scope="module")
+def faq_rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
+    document = tmp_path_factory.mktemp("faq") / "support-faq.md"
+    document.write_text(FAQ, encoding="utf-8")
+    yield from _store_with(tmp_path_factory, document)
+
+
+def test_an_faqs_question_is_never_a_claim_its_answer_is(faq_rag: Ragcite) -> None:
+    response = faq_rag.ask("Can I change an order that has already shipped?")
+    assert response.answerable
+    _quotes_verified(response)
+    claims = [c.claim_text for c in response.cited_claims]
+    assert not any(c.endswith("?") for c in claims)
+    assert any("cannot be changed" in c for c in claims)
+
+
 def test_can_it_be_changed_later_includes_the_prohibition(policy_rag: Ragcite) -> None:
     response = policy_rag.ask("Can the workspace region be changed later?")
     assert response.answerable

@@ -48,6 +48,15 @@ from ragcite.text.sentences import split_sentences
 from ragcite.text.table_rows import is_table_row
 from ragcite.text.words import words
 
+# A question asks, it does not state: an FAQ's "Can I change my order after it has shipped?"
+# is never a claim (a sentence that only ends on a title, "… a spinoff of "Who Wants to Be a
+# Millionaire?", is not a question).
+_QUESTION = re.compile(
+    r"\W*(?:Q\s*[:.]\s*|Question\s*:\s*)?(?:how|what|when|where|why|who|whom|whose|which|"
+    r"can|could|do|does|did|is|are|was|were|will|would|should|shall|may|might|must|have|has|"
+    r"had)\b.*\?\W*$",
+    re.IGNORECASE | re.DOTALL,
+)
 # A sentence with a final stop is a statement from this many words: policies state short
 # rules ("Alcohol is never reimbursed.", "Returns are free."); "Yes." and "See below." are not.
 _MIN_WORDS = 3
@@ -362,11 +371,12 @@ def _unique(chosen: list[_Candidate], embedder: Embedder) -> list[_Candidate]:
 
 
 def _is_statement(sentence: str, heading: str | None) -> bool:
-    """A sentence that can be a claim: a table row, or long enough and not a heading line."""
+    """A sentence that can be a claim: a table row, or long enough and not a heading line
+    or a question."""
     if is_table_row(sentence):
         return True
-    if sentence.strip() == (heading or "").strip():
-        return False
+    if sentence.strip() == (heading or "").strip() or _QUESTION.match(sentence):
+        return False  # a heading, or a question (an FAQ's): what answers it is the claim
     count = len(words(sentence))
     if sentence.rstrip()[-1:] in ".!?)\"'":
         return count >= _MIN_WORDS
