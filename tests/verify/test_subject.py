@@ -29,7 +29,7 @@ def test_topic_words_leave_out_question_shape_numbers_and_dates() -> None:
     ]
 
 
-def test_keeping_and_irregular_participles_are_how_a_question_asks(
+def test_keeping_contacting_and_irregular_participles_are_how_a_question_asks(
     embedder: CachedEmbedder,
 ) -> None:
     """ "kept", "keep", "bought" shape a question like "stored" and "retained" do; a
@@ -37,6 +37,7 @@ def test_keeping_and_irregular_participles_are_how_a_question_asks(
     assert topic_words("How long is CCTV footage kept?") == ["cctv", "footage"]
     assert topic_words("How long do we keep CCTV footage?") == ["cctv", "footage"]
     assert topic_words("Who bought the rights?") == ["rights"]
+    assert topic_words("Who should I contact if my laptop is stolen?") == ["laptop"]
     row = _chunk("CCTV footage — Retention: 30 days; Owner: Facilities", title="Retention")
     for question in ("How long is CCTV footage kept?", "How long do we keep CCTV footage?"):
         assert missing_subject(question, [(row.chunk_text, row)], [row], embedder) == []

@@ -44,7 +44,7 @@ QUESTION_SHAPE = frozenset(
     soon quick quickly fast often long length size big small large high low rate deadline
     minimum maximum limit amount number time times new old previous former original current
     latest earlier later happen happens happened come comes say says said need needs get gets
-    keep keeps keeping
+    keep keeps keeping contact contacts contacting ask asks asking
     allowed required kind type way ways exactly currently usually still ever much many
     version policy rule rules term terms word words name names translation meaning mean
     means value values measurement measure unit units sort types example examples reason
