@@ -154,6 +154,15 @@ def test_a_table_question_is_answered_from_its_row(policy_rag: Ragcite) -> None:
     assert first.citations[0].quote == first.claim_text  # the row, verbatim
 
 
+def test_a_question_naming_several_rows_is_answered_from_each(policy_rag: Ragcite) -> None:
+    response = policy_rag.ask("How many users do the Starter, Growth and Scale plans allow?")
+    assert response.answerable
+    _quotes_verified(response)
+    claims = [c.claim_text for c in response.cited_claims]
+    for plan in ("Starter — Users: 5", "Growth — Users: 50", "Scale — Users: 500"):
+        assert any(c.startswith(plan) for c in claims), (plan, claims)
+
+
 def test_an_unanswered_part_of_a_compound_question_is_reported(policy_rag: Ragcite) -> None:
     response = policy_rag.ask(
         "How long must partners keep their expense receipts, and how much are meals reimbursed?"

@@ -72,6 +72,9 @@ _CHOICE_WEIGHT = 0.25
 # A table row whose label the question names or whose range holds the question's number
 # ("Who approves a $25,000 purchase?" and the row "$10,001 to $50,000") ranks this higher.
 _ROW_FIT = 0.1
+# A question that names several rows' labels of one table ("the response time for Standard,
+# Priority and Critical") is answered from each of them.
+_LABEL_NAMED = 2
 # More is not better: on the demo questions, citing every sentence within 0.15 of the best
 # (or its next sentence at half the best's probability) added claims that did not answer.
 _EXTRA_CHOICE = 0.6
@@ -199,6 +202,12 @@ class ExtractiveGenerator:
             and _rank(c) >= _rank(best) - _EXTRA_MARGIN
             and c.score >= floor
         ]
+        if best.fit == _LABEL_NAMED:  # "… for Standard, Priority and Critical?": each row
+            extras += [
+                c
+                for c in ranked[1:]
+                if c.fit == _LABEL_NAMED and c.chunk_id == best.chunk_id and c not in extras
+            ]
         step = _next_step(query, best, candidates)
         chosen = [best, *extras, *([step] if step is not None and step not in extras else [])]
         other = _other_chunk(query, chosen, candidates)
@@ -356,11 +365,17 @@ def _rank(candidate: _Candidate) -> float:
 
 
 def _unique(chosen: list[_Candidate], embedder: Embedder) -> list[_Candidate]:
-    """`chosen` without repeats and near-duplicates (first kept)."""
+    """`chosen` without repeats and near-duplicates (first kept). Rows of a table are alike
+    by design ("Priority — Response time: 4 hours", "Critical — … 30 minutes"): a row is a
+    duplicate only of the same text."""
     kept: list[_Candidate] = []
     vectors: list[np.ndarray] = []
     for candidate in chosen:
         if any(k.chunk_id == candidate.chunk_id and k.start == candidate.start for k in kept):
+            continue
+        if is_table_row(candidate.text):
+            if all(k.text != candidate.text for k in kept):
+                kept.append(candidate)
             continue
         vector = embedder.embed([candidate.text_in_context])[0]  # cached by _score
         if any(float(vector @ v) >= _DUPLICATE_SIMILARITY for v in vectors):
