@@ -7,7 +7,8 @@ shape ("how soon", "what is the deadline", "the previous policy") and that weigh
 the question's meaning: removing it moves the question's MiniLM embedding by at least
 `MIN_SALIENCE`. It is covered when the passages the answer quotes (title, section and
 text) hold it, as the same stem, a word sharing its first letters ("closure" and
-"closed"), or a close synonym by MiniLM word similarity ("vacation" and "holidays").
+"closed"), a word it misspells in lower case ("anual": `ragcite.verify.typos`), or a close
+synonym by MiniLM word similarity ("vacation" and "holidays").
 A word naming the kind of thing the answer is ("which occupation", "what is the
 birthdate of ...": `answer_kind_words`) is not asked for: documents name the answer
 ("a tennis player"), seldom its kind.
@@ -30,6 +31,7 @@ from ragcite.rerank.question_parts import question_parts
 from ragcite.text.stems import stem
 from ragcite.text.words import QUESTION_WORDS, STOPWORDS, content_words, words
 from ragcite.verify.answer_types import answer_kind_words
+from ragcite.verify.typos import typo_of
 
 # Removing a topic word moves the question's embedding at least this far (1 - cosine):
 # on the demo questions "dental" 0.16, "sabbatical" 0.15, "party" 0.12; "handling" 0.01.
@@ -146,6 +148,12 @@ def missing_subject(
     return _missing(question, cited, known, embedder)
 
 
+def _written_lower(word: str, question: str) -> bool:
+    """Whether the question writes `word` in lower case: a misspelt common word ("anual"),
+    not a name, where one letter makes another name ("Swank" is not "swan")."""
+    return re.search(rf"\b{re.escape(word)}\b", question) is not None
+
+
 def _missing(question: str, cited: set[str], known: set[str], embedder: Embedder) -> list[str]:
     """`missing_subject` for one question (part): `cited` the quoted passages' words,
     `known` the stems of every retrieved passage's words and of the cited ones."""
@@ -153,7 +161,10 @@ def _missing(question: str, cited: set[str], known: set[str], embedder: Embedder
     absent = [
         w
         for w in topic_words(question)
-        if stem(w) not in known and stem(w) not in kinds and not _prefix_match(w, cited)
+        if stem(w) not in known
+        and stem(w) not in kinds
+        and not _prefix_match(w, cited)
+        and not (_written_lower(w, question) and typo_of(w, cited))
     ]
     if not absent:
         return []

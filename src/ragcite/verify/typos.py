@@ -1,0 +1,59 @@
+"""A question word that is a typo of a passage word ("anual" for "annual").
+
+A word counts as a typo when MiniLM's vocabulary (about 20,000 whole English words, shipped
+with its tokenizer) does not know it and one edit — a letter added, dropped or changed, or two
+neighbours swapped — turns it into a word of the passage. A real word one edit from another
+("prize" for "price") is never read as a typo: the subject check must still notice a question
+that changed a word.
+
+    >>> typo_of("anual", {"annual", "leave"})
+    True
+    >>> typo_of("prize", {"price"})
+    False
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from functools import lru_cache
+from importlib import resources
+
+MIN_LETTERS = 4
+_TOKENIZER = "assets/minilm-tokenizer.json"
+
+
+@lru_cache(maxsize=1)
+def vocabulary() -> frozenset[str]:
+    """The whole words of the shipped MiniLM tokenizer's vocabulary (lower case)."""
+    raw = resources.files("ragcite.embed").joinpath(_TOKENIZER).read_text(encoding="utf-8")
+    return frozenset(w for w in json.loads(raw)["model"]["vocab"] if w.isalpha())
+
+
+def one_edit_apart(a: str, b: str) -> bool:
+    """Whether `b` is `a` with one letter added, dropped or changed, or two neighbours
+    swapped (not equal to it)."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    start = 0
+    while start < len(a) and a[start] == b[start]:
+        start += 1
+    if len(a) < len(b):  # one letter added to a
+        return a[start:] == b[start + 1 :]
+    if a[start + 1 :] == b[start + 1 :]:  # one letter changed
+        return True
+    return (  # two neighbours swapped
+        start + 1 < len(a)
+        and a[start] == b[start + 1]
+        and a[start + 1] == b[start]
+        and a[start + 2 :] == b[start + 2 :]
+    )
+
+
+def typo_of(word: str, words: Iterable[str]) -> bool:
+    """Whether `word` (lower case) is a misspelling of one of `words`."""
+    if len(word) < MIN_LETTERS or not word.isalpha() or word in vocabulary():
+        return False
+    return any(one_edit_apart(word, other) for other in words)

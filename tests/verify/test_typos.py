@@ -1,0 +1,50 @@
+"""A misspelt question word is read as the passage's word; a real word never is."""
+
+from __future__ import annotations
+
+from ragcite.embed.cached import CachedEmbedder
+from ragcite.models import SourceChunk
+from ragcite.verify.subject import missing_subject
+from ragcite.verify.typos import one_edit_apart, typo_of, vocabulary
+
+
+def test_one_edit_is_a_letter_added_dropped_changed_or_two_swapped() -> None:
+    assert one_edit_apart("anual", "annual")  # dropped
+    assert one_edit_apart("annual", "anual")  # added
+    assert one_edit_apart("encrypton", "encryption")
+    assert one_edit_apart("recieve", "receive")  # swapped
+    assert one_edit_apart("leeve", "leave")  # changed
+    assert not one_edit_apart("leave", "leave")
+    assert not one_edit_apart("anl", "annual")
+    assert not one_edit_apart("recieved", "receive")  # two edits
+
+
+def test_only_a_word_the_vocabulary_does_not_know_is_a_typo() -> None:
+    assert {"annual", "price", "prize", "leave"} <= vocabulary()
+    assert typo_of("anual", ["annual"])
+    assert not typo_of("prize", ["price"])  # a changed word, not a typo
+    assert not typo_of("anual", ["leave"])
+    assert not typo_of("lve", ["live"])  # too short to tell
+
+
+def test_the_subject_check_reads_through_a_typo_not_a_changed_word(
+    embedder: CachedEmbedder,
+) -> None:
+    text = "Full-time employees are entitled to 25 days of paid annual leave per year."
+    chunk = SourceChunk(
+        chunk_id="c1",
+        document_id="handbook",
+        document_title="Employee Handbook",
+        section_heading="Leave",
+        chunk_text=text,
+        char_start=0,
+        char_end=len(text),
+    )
+    quotes = [(text, chunk)]
+    typo = "how many days of anual leave do i get"
+    assert missing_subject(typo, quotes, [chunk], embedder) == []
+    changed = "how many days of sabbatical leave do i get"
+    assert missing_subject(changed, quotes, [chunk], embedder) == ["sabbatical"]
+    # A name one letter from a word of the passage is another name, not a typo.
+    named = "how many days of Anual leave do i get"
+    assert missing_subject(named, quotes, [chunk], embedder) == ["anual"]
