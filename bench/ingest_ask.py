@@ -3,6 +3,7 @@
     python bench/ingest_ask.py                 # demo corpus + synthetic 10k-chunk corpus
     python bench/ingest_ask.py --synthetic 0   # demo corpus only
     python bench/ingest_ask.py --synthetic 0 --stored-only   # ask on stored vectors only
+    python bench/ingest_ask.py --pooling separate heading --rounds 3   # demo ingest only
 
 Reports medians, with the named peer side by side:
 - ingest: ragcite's end-to-end ingest (parse, chunk, embed chunks and their sentences, one
@@ -26,12 +27,13 @@ import sqlite3
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from ragcite.compose import store_file
 from ragcite.config import load_settings
 from ragcite.pipeline import Ragcite
-from ragcite.text.sentence_forms import chunk_sentence_forms
+from ragcite.text.sentence_forms import chunk_sentence_forms, sentences_with_forms
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -97,9 +99,14 @@ def synthetic_corpus(folder: Path, chunks: int, seed: int = 7) -> None:
         (folder / f"policy-{d:04d}.md").write_text("\n".join(lines), encoding="utf-8")
 
 
-def open_rag(path: Path, *, sentence_vectors: bool = True) -> Ragcite:
+def open_rag(path: Path, *, sentence_vectors: bool = True, pooling: str | None = None) -> Ragcite:
     """A collection with the answer cache off: every ask does the full work."""
-    overrides = {"cache.enabled": False, "ingest.sentence_vectors": sentence_vectors}
+    overrides: dict[str, object] = {
+        "cache.enabled": False,
+        "ingest.sentence_vectors": sentence_vectors,
+    }
+    if pooling is not None:
+        overrides["ingest.sentence_pooling"] = pooling
     rag = Ragcite.open(load_settings(store=path, overrides=overrides))
     rag.embedder.embed(["warm up"])
     return rag
@@ -108,12 +115,14 @@ def open_rag(path: Path, *, sentence_vectors: bool = True) -> Ragcite:
 def bench_ingest(rag: Ragcite, folder: Path, label: str) -> dict[str, float]:
     """Ingest, then the peer "embedder alone" on the same texts ingest embedded."""
     rag.embedder.clear()  # type: ignore[attr-defined]
+    started_cpu = time.process_time()
     report = rag.ingest([folder])
+    ingest_cpu = time.process_time() - started_cpu
     assert not report.failed, report.failed
     texts = _embedded_texts(rag)
-    started = time.perf_counter()
-    rag.embedder.inner.embed(texts)  # type: ignore[attr-defined]
-    embed_seconds = time.perf_counter() - started
+    embed = rag.embedder.inner.embed  # type: ignore[attr-defined]
+    embed_seconds, embed_cpu = _timed(lambda: embed(texts))
+    chunks_seconds, chunks_cpu = _timed(lambda: embed(texts[: report.chunks]))  # come first
     path = store_file(rag.settings)
     assert path is not None
     result = {
@@ -133,8 +142,39 @@ def bench_ingest(rag: Ragcite, folder: Path, label: str) -> dict[str, float]:
     result["ratio_ingest_vs_embedder"] = round(
         result["ingest_texts_per_s"] / result["peer_embedder_alone_texts_per_s"], 2
     )
+    # Against the model on the chunk texts only: what sentence vectors cost on top.
+    result["peer_embedder_alone_chunks_per_s"] = round(report.chunks / chunks_seconds, 1)
+    result["ratio_ingest_vs_embedder_chunks"] = round(
+        result["ingest_chunks_per_s"] / result["peer_embedder_alone_chunks_per_s"], 2
+    )
+    # CPU seconds (the process's, all threads): steadier than wall time on a loaded machine.
+    result["ingest_cpu_seconds"] = round(ingest_cpu, 2)
+    result["peer_embedder_alone_cpu_seconds"] = round(embed_cpu, 2)
+    result["peer_embedder_alone_chunks_cpu_seconds"] = round(chunks_cpu, 2)
+    result["ratio_cpu_ingest_vs_embedder_chunks"] = round(chunks_cpu / ingest_cpu, 2)
     print(f"[{label}] {json.dumps(result)}")
     return result
+
+
+def _timed(work: Callable[[], object]) -> tuple[float, float]:
+    """Wall and CPU seconds of `work()`."""
+    started, started_cpu = time.perf_counter(), time.process_time()
+    work()
+    return time.perf_counter() - started, time.process_time() - started_cpu
+
+
+def compare_pooling(modes: list[str], rounds: int, tmp: Path) -> None:
+    """The demo ingest under each `ingest.sentence_pooling`, alternating so load on the
+    machine hits all alike, `rounds` times; then each mode's medians."""
+    rows: dict[str, list[dict[str, float]]] = {mode: [] for mode in modes}
+    for r in range(rounds):
+        for mode in modes if r % 2 == 0 else modes[::-1]:
+            rag = open_rag(tmp / f"{mode}-{r}.db", pooling=mode)
+            rows[mode].append(bench_ingest(rag, ROOT / "demo", f"ingest demo, {mode}, #{r + 1}"))
+            rag.close()
+    for mode, runs in rows.items():
+        medians = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+        print(f"[ingest demo, {mode}, median of {rounds}] {json.dumps(medians)}")
 
 
 def bench_ask(rags: dict[str, Ragcite], questions: list[str], repeats: int = 3) -> dict[str, float]:
@@ -213,11 +253,16 @@ def _embedded_texts(rag: Ragcite) -> list[str]:
             "ON d.document_id = c.document_id AND d.version = c.document_version"
         ).fetchall()
     texts = [f"{t}{f' — {h}' if h else ''}\n{text}" for t, h, text in rows]
-    # With "spans" the sentence vectors come out of the chunks' own forward pass (only a
-    # sentence past the token limit is embedded alone: not counted here).
-    if rag.settings.ingest.sentence_vectors and rag.settings.ingest.sentence_pooling != "spans":
+    # With "spans" the sentence vectors come out of the chunks' own forward pass, with
+    # "heading" each sentence's plain forms out of its heading form's (only a sentence past
+    # the token limit is embedded alone: not counted here).
+    pooling = rag.settings.ingest.sentence_pooling
+    if rag.settings.ingest.sentence_vectors and pooling == "separate":
         forms = (chunk_sentence_forms(text, h) for _, h, text in rows)
         texts += list(dict.fromkeys(f for group in forms for f in group))
+    elif rag.settings.ingest.sentence_vectors and pooling == "heading":
+        found = (sentences_with_forms(text, h) for _, h, text in rows)
+        texts += list(dict.fromkeys(f[0] for group in found for _, _, f in group))
     return texts
 
 
@@ -230,7 +275,20 @@ def main() -> None:
         action="store_true",
         help="skip the collection without sentence vectors (its asks take most of the time)",
     )
+    parser.add_argument(
+        "--pooling",
+        nargs="+",
+        metavar="MODE",
+        help="only compare the demo ingest under these ingest.sentence_pooling values",
+    )
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of --pooling")
     args = parser.parse_args()
+    if args.pooling:
+        with tempfile.TemporaryDirectory() as tmp:
+            print(f"[machine] {machine()}")
+            compare_pooling(args.pooling, args.rounds, Path(tmp))
+            print(f"[machine] {machine()}")
+        return
     questions = [
         json.loads(line)["query"]
         for line in (ROOT / "eval" / "demo.jsonl").read_text().splitlines()

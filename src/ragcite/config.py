@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic_core import ErrorDetails
 
 from ragcite.errors import ConfigError
 
@@ -196,9 +197,11 @@ class IngestSettings(_Section):
     # question only (about 3x the embedding work at ingest, ~4 KB more per chunk).
     sentence_vectors: bool = True
     # Where those sentence vectors come from: "separate" embeds each sentence form on its own;
-    # "spans" pools each sentence's tokens from the chunk's own forward pass (no extra model
-    # run; a sentence past the token limit is embedded on its own).
-    sentence_pooling: Literal["separate", "spans"] = "separate"
+    # "heading" embeds each sentence once, with its section heading, and pools its plain forms
+    # (the gate's) from that same forward pass; "spans" pools each sentence's tokens from the
+    # chunk's own forward pass (no extra model run). With "heading" and "spans" a sentence
+    # past the token limit is embedded on its own.
+    sentence_pooling: Literal["separate", "heading", "spans"] = "separate"
 
 
 class ServerSettings(_Section):
@@ -347,9 +350,16 @@ def load_settings(
         return Settings.model_validate(data)
     except ValidationError as exc:
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
+            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}{_given(err)}"
+            for err in exc.errors()
         )
         raise ConfigError(f"invalid settings ({path}): {problems}") from None
+
+
+def _given(error: ErrorDetails) -> str:
+    """The value a setting with a fixed set of choices was given (never other values: a
+    mistyped secret must not be echoed)."""
+    return f", not {error['input']!r}" if error["type"] == "literal_error" else ""
 
 
 def _env_path(name: str) -> Path | None:

@@ -13,6 +13,7 @@ from ragcite.config import load_settings
 from ragcite.embed.base import Vectors
 from ragcite.index.sentence_vectors import decode_sentence_vectors, encode_sentence_vectors
 from ragcite.pipeline import Ragcite
+from ragcite.text.sentence_forms import chunk_sentence_forms, sentences_with_forms
 
 from ..conftest import DEMO
 
@@ -122,3 +123,41 @@ def test_span_pooled_sentence_vectors_keep_the_chunk_vectors_and_serve_ask(
     assert counting.texts == [QUESTION]  # every sentence vector came from the store
     separate.close()
     spans.close()
+
+
+def test_heading_pooled_sentence_vectors_keep_what_the_reranker_sees_and_serve_ask(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "docs").mkdir()
+    for name in ("employee-handbook.pdf", "employee-handbook.pdf.meta.yaml"):
+        shutil.copy(DEMO / name, tmp_path / "docs")
+    separate = _open(tmp_path / "separate.db")
+    heading = Ragcite.open(
+        load_settings(
+            store_path=tmp_path / "heading.db",
+            overrides={"cache.enabled": False, "ingest.sentence_pooling": "heading"},
+        )
+    )
+    assert not separate.ingest([tmp_path / "docs"]).failed
+    assert not heading.ingest([tmp_path / "docs"]).failed
+    (one,), (two,) = (list(r.store.export_versions()) for r in (separate, heading))
+    assert np.array_equal(one.vectors, two.vectors)  # the chunk vectors are unchanged
+    assert one.sentence_vectors and two.sentence_vectors
+    compared = 0
+    for chunk, old, new in zip(one.chunks, one.sentence_vectors, two.sentence_vectors, strict=True):
+        forms = chunk_sentence_forms(chunk.chunk_text, chunk.section_heading)
+        before, after = (decode_sentence_vectors(b or b"", forms) for b in (old, new))
+        assert before is not None and after is not None
+        found = sentences_with_forms(chunk.chunk_text, chunk.section_heading)
+        for own in {f[0] for _, _, f in found}:  # the heading forms: the vectors "separate" has
+            assert np.array_equal(before[forms.index(own)], after[forms.index(own)])
+            compared += 1
+    assert compared > 10
+    counting = _cold(heading)
+
+    response = heading.ask(QUESTION)
+
+    assert response.answerable and response.cited_claims
+    assert counting.texts == [QUESTION]  # every sentence vector came from the store
+    separate.close()
+    heading.close()

@@ -25,6 +25,7 @@ from ragcite.config import ChunkSettings, IngestSettings
 from ragcite.embed.base import Embedder, Span, SpanVectors, Vectors
 from ragcite.errors import IngestError, RagciteError
 from ragcite.index.embed_steps import embed_in_steps
+from ragcite.index.heading_plan import HeadingPlan
 from ragcite.index.identity import (
     check_may_replace,
     document_id_for,
@@ -265,10 +266,18 @@ class Indexer:
         vectors, pooled = self._embed(job, texts, report=True, spans=plan.spans if plan else None)
         if not self.limits.sentence_vectors:
             return vectors, None
+
+        def alone(more: list[str]) -> Vectors:  # texts embedded whole, no progress reported
+            return self._embed(job, more, report=False)[0]
+
         if plan is not None and pooled is not None:  # None: the embedder cannot pool spans
-            return vectors, plan.blobs(pooled, lambda t: self._embed(job, t, report=False)[0])
+            return vectors, plan.blobs(pooled, alone)
+        if self.limits.sentence_pooling == "heading":  # each sentence through the model once
+            heading = HeadingPlan.of(chunks)
+            own, spans = self._embed(job, heading.texts, report=False, spans=heading.spans)
+            return vectors, heading.blobs(own, spans, alone)
         sentences = SentencePlan.of(chunks)
-        return vectors, sentences.blobs(self._embed(job, sentences.texts, report=False)[0])
+        return vectors, sentences.blobs(alone(sentences.texts))
 
     def _embed(
         self, job: _Job, texts: list[str], *, report: bool, spans: list[list[Span]] | None = None
