@@ -196,12 +196,13 @@ class IngestSettings(_Section):
     # Embed each chunk's sentences at ingest and store them with it, so `ask` embeds the
     # question only (about 3x the embedding work at ingest, ~4 KB more per chunk).
     sentence_vectors: bool = True
-    # Where those sentence vectors come from: "separate" embeds each sentence form on its own;
-    # "heading" embeds each sentence once, with its section heading, and pools its plain forms
-    # (the gate's) from that same forward pass; "spans" pools each sentence's tokens from the
-    # chunk's own forward pass (no extra model run). With "heading" and "spans" a sentence
-    # past the token limit is embedded on its own.
-    sentence_pooling: Literal["separate", "heading", "spans"] = "separate"
+    # Where those sentence vectors come from: "heading" embeds each sentence once, with its
+    # section heading (what the reranker and the generator use), and pools its plain forms
+    # (the gate's) from that same forward pass; "separate" embeds every form on its own (about
+    # twice the sentence tokens); "spans" pools each sentence's tokens from the chunk's own
+    # forward pass (no extra model run; cites less well). With "heading" and "spans" a
+    # sentence past the token limit is embedded on its own.
+    sentence_pooling: Literal["separate", "heading", "spans"] = "heading"
 
 
 class ServerSettings(_Section):

@@ -35,8 +35,13 @@ class CountingEmbedder:
         return vectors
 
 
-def _open(path: Path, *, sentence_vectors: bool = True) -> Ragcite:
-    overrides = {"cache.enabled": False, "ingest.sentence_vectors": sentence_vectors}
+def _open(path: Path, *, sentence_vectors: bool = True, pooling: str | None = None) -> Ragcite:
+    overrides: dict[str, object] = {
+        "cache.enabled": False,
+        "ingest.sentence_vectors": sentence_vectors,
+    }
+    if pooling is not None:
+        overrides["ingest.sentence_pooling"] = pooling
     return Ragcite.open(load_settings(store_path=path, overrides=overrides))
 
 
@@ -103,7 +108,7 @@ def test_span_pooled_sentence_vectors_keep_the_chunk_vectors_and_serve_ask(
     (tmp_path / "docs").mkdir()
     for name in ("employee-handbook.pdf", "employee-handbook.pdf.meta.yaml"):
         shutil.copy(DEMO / name, tmp_path / "docs")
-    separate = _open(tmp_path / "separate.db")
+    separate = _open(tmp_path / "separate.db", pooling="separate")
     spans = Ragcite.open(
         load_settings(
             store_path=tmp_path / "spans.db",
@@ -131,7 +136,7 @@ def test_heading_pooled_sentence_vectors_keep_what_the_reranker_sees_and_serve_a
     (tmp_path / "docs").mkdir()
     for name in ("employee-handbook.pdf", "employee-handbook.pdf.meta.yaml"):
         shutil.copy(DEMO / name, tmp_path / "docs")
-    separate = _open(tmp_path / "separate.db")
+    separate = _open(tmp_path / "separate.db", pooling="separate")
     heading = Ragcite.open(
         load_settings(
             store_path=tmp_path / "heading.db",
