@@ -19,9 +19,10 @@ from ragcite.models import Document, SourceChunk
 
 CHUNK_COLUMNS = """
     c.rowid, c.chunk_id, c.document_id, c.document_version, c.page_number, c.section_heading,
-    c.chunk_text, c.char_start, c.char_end, d.title, d.url, d.effective_date, d.status, d.corpus,
-    d.version_name
+    c.chunk_text, c.char_start, c.char_end, d.title, d.url, d.effective_date, d.status, d.corpus
 """
+"""A chunk's columns and its document's, but for `version_name`: stored after the
+document's extracted text, it is read apart (sqlite_version_names.py)."""
 CHUNKS_WITH_DOCUMENTS = (
     "chunks c JOIN documents d ON d.document_id = c.document_id AND d.version = c.document_version"
 )
@@ -140,13 +141,14 @@ def pages_from_row(row: sqlite3.Row) -> tuple[PageSpan, ...]:
     return tuple(PageSpan(p, s, e) for p, s, e in json.loads(row["pages"]))
 
 
-def chunk_from_row(row: sqlite3.Row) -> SourceChunk:
-    """A chunk row joined with its document's columns (CHUNK_COLUMNS)."""
+def chunk_from_row(row: sqlite3.Row, version_name: str | None) -> SourceChunk:
+    """A chunk row joined with its document's columns (CHUNK_COLUMNS), and the name of
+    its document's version."""
     return SourceChunk(
         chunk_id=row["chunk_id"],
         document_id=row["document_id"],
         document_version=row["document_version"],
-        document_version_name=row["version_name"],
+        document_version_name=version_name,
         document_title=row["title"],
         document_url=row["url"],
         document_date=row["effective_date"],

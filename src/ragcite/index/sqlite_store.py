@@ -15,7 +15,6 @@ erasing a document is sqlite_erase.py.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -48,6 +47,7 @@ from ragcite.index.sqlite_rows import (
     pages_from_row,
 )
 from ragcite.index.sqlite_vectors import DenseIndex
+from ragcite.index.sqlite_version_names import VersionNames
 from ragcite.index.sqlite_writer import SQLiteWriter
 from ragcite.index.store import (
     DocumentText,
@@ -94,6 +94,7 @@ class SQLiteStore:
         self._dimension = dimension if dimension is not None else stored
         self._dense = DenseIndex(self._db)
         self._keyword = KeywordIndex(self._db)
+        self._version_names = VersionNames(self._db)
         self.feedback: FeedbackStore = SQLiteFeedbackStore(self._db)
         self.keys: KeyStore = SQLiteKeyStore(self._db)
         self.corpus_acl: CorpusAccessStore = SQLiteCorpusAccess(self._db)
@@ -211,7 +212,7 @@ class SQLiteStore:
         )
         for document_id, number in keys:
             text = self.document_text(document_id, number)
-            rows = self._chunk_rows(
+            chunks = self._chunks(
                 "c.document_id = ? AND c.document_version = ? ORDER BY c.ordinal",
                 (document_id, number),
             )
@@ -223,10 +224,14 @@ class SQLiteStore:
             vectors = np.array(
                 [np.frombuffer(r[0], dtype=np.float32) for r in blobs], dtype=np.float32
             ).reshape(len(blobs), self._dimension or 0)
-            chunks = [chunk_from_row(r) for r in rows]
             sentences = [r[1] for r in blobs]
             yield NewVersion(
-                text.document, text.text, text.pages, chunks, vectors, sentence_vectors=sentences
+                text.document,
+                text.text,
+                text.pages,
+                [chunk for _, chunk in chunks],
+                vectors,
+                sentence_vectors=sentences,
             )
 
     # -- reading chunks --------------------------------------------------------------
@@ -238,8 +243,8 @@ class SQLiteStore:
             return []
         where, args = readable_sql(access_groups)
         marks = ",".join("?" * len(chunk_ids))
-        rows = self._chunk_rows(f"{where} AND c.chunk_id IN ({marks})", (*args, *chunk_ids))
-        by_id = {r["chunk_id"]: chunk_from_row(r) for r in rows}
+        found = self._chunks(f"{where} AND c.chunk_id IN ({marks})", (*args, *chunk_ids))
+        by_id = {chunk.chunk_id: chunk for _, chunk in found}
         return [by_id[i] for i in chunk_ids if i in by_id]
 
     def neighbours(
@@ -258,12 +263,12 @@ class SQLiteStore:
         )
         if row is None:
             raise NotFoundError(f"no chunk with id '{chunk_id}' in the store")
-        rows = self._chunk_rows(
+        found = self._chunks(
             "c.document_id = ? AND c.document_version = ? AND c.ordinal BETWEEN ? AND ? "
             "ORDER BY c.ordinal",
             (row[0], row[1], row[2] - before, row[2] + after),
         )
-        return [chunk_from_row(r) for r in rows]
+        return [chunk for _, chunk in found]
 
     # -- search ------------------------------------------------------------------------
 
@@ -333,12 +338,19 @@ class SQLiteStore:
         if not hits:
             return []
         marks = ",".join("?" * len(hits))
-        rows = self._chunk_rows(f"c.rowid IN ({marks})", tuple(rowid for rowid, _ in hits))
-        by_rowid = {r["rowid"]: chunk_from_row(r) for r in rows}
+        by_rowid = dict(self._chunks(f"c.rowid IN ({marks})", tuple(rowid for rowid, _ in hits)))
         return [ScoredChunk(by_rowid[i], s) for i, s in hits if i in by_rowid]
 
-    def _chunk_rows(self, where: str, args: tuple[Any, ...]) -> list[sqlite3.Row]:
-        """Chunk rows with their document's metadata, `where` applied."""
-        return self._db.query(
-            f"SELECT {CHUNK_COLUMNS} FROM {CHUNKS_WITH_DOCUMENTS} WHERE {where}", args
-        )
+    def _chunks(self, where: str, args: tuple[Any, ...]) -> list[tuple[int, SourceChunk]]:
+        """(rowid, chunk) of the chunks `where` selects, with their document's metadata (its
+        version's name from `VersionNames`, read in the same snapshot)."""
+        with self._db.snapshot():
+            rows = self._db.query(
+                f"SELECT {CHUNK_COLUMNS} FROM {CHUNKS_WITH_DOCUMENTS} WHERE {where}", args
+            )
+            keys = [(str(r["document_id"]), int(r["document_version"])) for r in rows]
+            names = self._version_names.of(self._db.generation(), keys)
+        return [
+            (int(r["rowid"]), chunk_from_row(r, names.get(key)))
+            for r, key in zip(rows, keys, strict=True)
+        ]
