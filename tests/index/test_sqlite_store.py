@@ -108,3 +108,21 @@ def test_dense_index_cache_is_bounded_and_cleared_when_the_generation_moves(
     store.add_version(version("more", 1, ["more text"], vectors=[axis(1)]))
     hits = dense.search(axis(1), 1, SearchFilters())
     assert [rowid for rowid, _ in hits] and len(dense.eligible) == 1  # only the new filters
+
+
+def test_counts_kept_per_generation_follow_writes_from_another_connection(
+    tmp_path: Path,
+) -> None:
+    first, second = SQLiteStore(tmp_path / "s.db"), SQLiteStore(tmp_path / "s.db")
+    first.add_version(version("doc", 1, ["one", "two"]))
+    counted = first.counts()
+    assert (counted.documents, counted.versions, counted.chunks) == (1, 1, 2)
+    assert first.counts() is counted  # the same generation: not counted again
+    second.add_version(version("other", 1, ["three"]))
+    assert (first.counts().documents, first.counts().chunks) == (2, 3)
+    second.delete_document("doc")
+    after = first.counts()
+    assert (after.documents, after.versions, after.chunks) == (1, 1, 3)
+    assert after.corpus_version == second.corpus_version() != counted.corpus_version
+    first.close()
+    second.close()

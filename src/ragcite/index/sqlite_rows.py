@@ -23,6 +23,13 @@ CHUNK_COLUMNS = """
 """
 """A chunk's columns and its document's, but for `version_name`: stored after the
 document's extracted text, it is read apart (sqlite_version_names.py)."""
+DOCUMENT_COLUMNS = """
+    d.document_id, d.version, d.corpus, d.title, d.url, d.source_uri, d.content_sha256,
+    d.effective_date, d.ingested_at, d.last_verified, d.status, d.superseded_by, d.access,
+    d.version_name
+"""
+"""What `document_from_row` reads of a `documents d` row: not the extracted text (about
+480 KB a document in bench/scale.py's 1M-chunk store, read and decoded for nothing)."""
 CHUNKS_WITH_DOCUMENTS = (
     "chunks c JOIN documents d ON d.document_id = c.document_id AND d.version = c.document_version"
 )

@@ -42,6 +42,7 @@ from ragcite.index.sqlite_keyword import KeywordIndex
 from ragcite.index.sqlite_rows import (
     CHUNK_COLUMNS,
     CHUNKS_WITH_DOCUMENTS,
+    DOCUMENT_COLUMNS,
     chunk_from_row,
     document_from_row,
     pages_from_row,
@@ -95,6 +96,7 @@ class SQLiteStore:
         self._dense = DenseIndex(self._db)
         self._keyword = KeywordIndex(self._db)
         self._version_names = VersionNames(self._db)
+        self._counts: StoreCounts | None = None
         self.feedback: FeedbackStore = SQLiteFeedbackStore(self._db)
         self.keys: KeyStore = SQLiteKeyStore(self._db)
         self.corpus_acl: CorpusAccessStore = SQLiteCorpusAccess(self._db)
@@ -158,15 +160,16 @@ class SQLiteStore:
 
     def find_version_by_hash(self, document_id: str, content_sha256: str) -> Document | None:
         row = self._db.query_one(
-            "SELECT * FROM documents WHERE document_id = ? AND content_sha256 = ? "
-            "ORDER BY version DESC LIMIT 1",
+            f"SELECT {DOCUMENT_COLUMNS} FROM documents d "
+            "WHERE d.document_id = ? AND d.content_sha256 = ? ORDER BY d.version DESC LIMIT 1",
             (document_id, content_sha256),
         )
         return document_from_row(row) if row else None
 
     def latest_version(self, document_id: str) -> Document | None:
         row = self._db.query_one(
-            "SELECT * FROM documents WHERE document_id = ? ORDER BY version DESC LIMIT 1",
+            f"SELECT {DOCUMENT_COLUMNS} FROM documents d WHERE d.document_id = ? "
+            "ORDER BY d.version DESC LIMIT 1",
             (document_id,),
         )
         return document_from_row(row) if row else None
@@ -178,7 +181,8 @@ class SQLiteStore:
         if corpus is not None:
             where, args = f"{where} AND d.corpus = ?", (*args, corpus)
         rows = self._db.query(
-            f"SELECT * FROM documents d WHERE {where} ORDER BY d.document_id, d.version DESC",
+            f"SELECT {DOCUMENT_COLUMNS} FROM documents d WHERE {where} "
+            "ORDER BY d.document_id, d.version DESC",
             args,
         )
         return [document_from_row(r) for r in rows]
@@ -312,14 +316,19 @@ class SQLiteStore:
         return f"g{self._db.generation()}"
 
     def counts(self) -> StoreCounts:
-        docs, versions = self._db.query_one(
-            "SELECT COUNT(DISTINCT document_id), COUNT(*) FROM documents WHERE status != ?",
-            (DocumentStatus.DELETED,),
-        ) or (0, 0)
-        chunks = self._db.query_one("SELECT COUNT(*) FROM chunks")
-        return StoreCounts(
-            int(docs), int(versions), int(chunks[0] if chunks else 0), self.corpus_version()
-        )
+        """Counted once per generation (every ask checks for an empty store; counting 1M
+        chunks reads their whole index)."""
+        with self._db.snapshot():
+            version = self.corpus_version()
+            if self._counts is None or self._counts.corpus_version != version:
+                docs, versions = self._db.query_one(
+                    "SELECT COUNT(DISTINCT document_id), COUNT(*) FROM documents WHERE status != ?",
+                    (DocumentStatus.DELETED,),
+                ) or (0, 0)
+                chunks = self._db.query_one("SELECT COUNT(*) FROM chunks")
+                count = int(chunks[0] if chunks else 0)
+                self._counts = StoreCounts(int(docs), int(versions), count, version)
+            return self._counts
 
     def close(self) -> None:
         self._dense.close()

@@ -12,7 +12,12 @@ from pathlib import Path
 
 from ragcite.errors import StoreError
 from ragcite.index.sqlite_db import stored_dimension
-from ragcite.index.sqlite_rows import delete_version, document_from_row, insert_version
+from ragcite.index.sqlite_rows import (
+    DOCUMENT_COLUMNS,
+    delete_version,
+    document_from_row,
+    insert_version,
+)
 from ragcite.index.store import NewVersion
 from ragcite.models import Document, DocumentStatus
 
@@ -28,7 +33,9 @@ class SQLiteWriter:
 
     def versions(self, document_id: str) -> list[Document]:
         cursor = self._db.execute(
-            "SELECT * FROM documents WHERE document_id = ? ORDER BY version", (document_id,)
+            f"SELECT {DOCUMENT_COLUMNS} FROM documents d WHERE d.document_id = ? "
+            "ORDER BY d.version",
+            (document_id,),
         )
         cursor.row_factory = sqlite3.Row
         return [document_from_row(row) for row in cursor.fetchall()]
