@@ -4,6 +4,7 @@ words most chunks hold. Thresholds are lowered so small stores take the large-st
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +16,7 @@ from ragcite.index.keyword_query import COMMON_FLOOR, common_cutoff, telling_wor
 from ragcite.index.sqlite_db import SQLiteDatabase
 from ragcite.index.sqlite_store import SQLiteStore
 from ragcite.index.sqlite_vectors import DenseIndex
-from ragcite.index.store import SearchFilters
+from ragcite.index.store import ScoredChunk, SearchFilters
 from ragcite.index.vector_index import VectorIndex
 
 from .conformance.builders import DIMENSION, version
@@ -194,3 +195,32 @@ def test_counting_stops_at_the_cutoff_yet_the_rarest_common_word_is_still_found(
     # every word common: the rarest ("beta", counted exactly) is searched, not "harbour"
     hits = store.keyword_search("harbour beta", 10, SearchFilters())
     assert len(hits) == 10 and all("Beta" in h.chunk.chunk_text for h in hits)
+
+
+def test_dense_and_keyword_searches_from_several_threads_match_those_made_in_turn(
+    small_ivf: None, tmp_path: Path
+) -> None:
+    # Hybrid retrieval runs its keyword lookup beside the dense one; the dense scan holds
+    # the index's lock, not the store's, so the two run at once.
+    words = ["zeppelin", "harbour", "weather", "ledger", "lantern", "orchard", "quarry"]
+    texts = [f"A {words[i % 7]} note on the {words[i % 5]} at {i}." for i in range(600)]
+    store = SQLiteStore(tmp_path / "s.db", dimension=DIMENSION)
+    store.add_version(version("doc", 1, texts, vectors=clustered(600)))
+    queries = clustered(24, seed=5)
+    asked = [f"{words[i % 7]} {words[(i + 2) % 5]} {i}" for i in range(24)]
+    filters = SearchFilters()
+
+    def both(i: int) -> tuple[list[ScoredChunk], list[ScoredChunk]]:
+        return store.dense_search(queries[i], 10, filters), store.keyword_search(
+            asked[i], 10, filters
+        )
+
+    in_turn = [both(i) for i in range(24)]
+    assert not store._dense._index.exact  # type: ignore[union-attr]
+    with ThreadPoolExecutor(6) as pool:
+        dense = list(pool.map(lambda i: store.dense_search(queries[i], 10, filters), range(24)))
+        keyword = list(pool.map(lambda i: store.keyword_search(asked[i], 10, filters), range(24)))
+        mixed = list(pool.map(both, range(24)))
+    assert list(zip(dense, keyword, strict=True)) == in_turn == mixed
+    assert all(d and k for d, k in in_turn)
+    store.close()

@@ -50,3 +50,21 @@ def test_corpus_filter(demo_rag: Ragcite) -> None:
     assert (
         demo_rag.retriever.retrieve("leave", 5, demo_rag.filters(corpora=("other",))).chunks == []
     )
+
+
+def test_keyword_lookup_beside_the_dense_path_gives_the_sequential_results(
+    demo_rag: Ragcite,
+) -> None:
+    # The keyword lookup runs on a worker thread while the query is embedded and looked
+    # up in the dense index: the same rankings as the store's lookups made in turn.
+    retriever, store, filters = demo_rag.retriever, demo_rag.store, demo_rag.filters()
+    for question in QUESTIONS:
+        query = question["query"]
+        demo_rag.embedder.clear()  # type: ignore[attr-defined]
+        result = retriever.retrieve(query, 8, filters)
+        vector = demo_rag.embedder.embed([query])[0]
+        dense = store.dense_search(vector, retriever.candidates, filters)
+        keyword = store.keyword_search(query, retriever.candidates, filters)
+        assert result.dense == dense and result.keyword == keyword
+        assert result.chunks == retriever._fuse(vector, dense, keyword, 8)
+        assert retriever.retrieve(query, 8, filters, vector=vector) == result

@@ -124,10 +124,12 @@ class DenseIndex:
     def search(
         self, vector: npt.NDArray[np.float32], k: int, filters: SearchFilters
     ) -> list[tuple[int, float]]:
-        """(rowid, cosine) pairs of the eligible chunks, best first."""
-        with self._db.lock:  # no catch-up of another thread changes the index meanwhile
+        """(rowid, cosine) pairs of the eligible chunks, best first. The scan holds the
+        index's own lock, not the store's, so a keyword search may run meanwhile."""
+        with self._db.lock:
             index = self._current()
             allowed = self._eligible_rowids(filters)
+        with index.mutation:  # no catch-up of another thread changes the index meanwhile
             return index.search(vector, k, allowed)
 
     def close(self) -> None:
