@@ -12,7 +12,7 @@ import pytest
 
 from ragcite.errors import StoreError
 from ragcite.index.migrations import MIGRATIONS
-from ragcite.index.sqlite_db import SQLiteDatabase
+from ragcite.index.sqlite_db import PAGE_CACHE_KIB, SQLiteDatabase
 from ragcite.index.sqlite_store import SQLiteStore, open_sqlite_store
 from ragcite.index.sqlite_vectors import DenseIndex, EligibleRowidCache
 from ragcite.index.store import SearchFilters
@@ -126,3 +126,10 @@ def test_counts_kept_per_generation_follow_writes_from_another_connection(
     assert after.corpus_version == second.corpus_version() != counted.corpus_version
     first.close()
     second.close()
+
+
+def test_the_connection_keeps_a_larger_page_cache(tmp_path: Path) -> None:
+    db = SQLiteDatabase(tmp_path / "s.db")
+    assert db.query_one("PRAGMA cache_size")[0] == -PAGE_CACHE_KIB  # type: ignore[index]
+    assert PAGE_CACHE_KIB >= 32 * 1024
+    db.close()

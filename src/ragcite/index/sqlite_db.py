@@ -17,6 +17,12 @@ from typing import Any
 from ragcite.errors import StoreError
 from ragcite.index.migrations import migrate
 
+PAGE_CACHE_KIB = 65_536
+"""SQLite's page cache of the connection, at most (its default is 2 MiB): keyword search
+reads the question's posting lists and a length per matched chunk, which at 1M chunks
+spill out of 2 MiB and are read again from the OS per query (BM25 over 200 questions'
+words, 1M chunks: p50 64.7 ms with 2 MiB against 45.1 ms with 64 MiB, load average 13.8)."""
+
 
 class SQLiteDatabase:
     """A migrated store file and its one connection."""
@@ -30,6 +36,7 @@ class SQLiteDatabase:
             )
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.execute(f"PRAGMA cache_size=-{PAGE_CACHE_KIB}")
             migrate(self._db)
         except OSError as exc:
             raise StoreError(
