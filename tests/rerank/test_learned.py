@@ -20,7 +20,9 @@ from ragcite.rerank.learned import (
     load_model,
     packaged_model_path,
     rerank_features,
+    words_by_sentence,
 )
+from ragcite.text.sentences import split_sentences
 
 from ..conftest import ROOT
 
@@ -88,6 +90,28 @@ def test_features_have_one_row_per_chunk(embedder: CachedEmbedder) -> None:
     rows = rerank_features("which sentence?", chunks, embedder)
     assert rows.shape == (2, len(FEATURES))
     assert rows[0, FEATURES.index("hybrid_rank")] == 1.0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Keep records 3 years. Then delete them.\n\n- EU: 2 years\n- US: 7 years",
+        "Tier — Storage: 100 GB; Users: 25\nTeam — Storage: 1 TB; Users: 100",
+        "No sentence end here",
+        "",
+    ],
+)
+def test_chunk_words_are_the_whole_texts_and_sentence_words_each_sentences(text: str) -> None:
+    per_sentence, whole = words_by_sentence(text)
+    assert whole == set(content_words(text))
+    assert per_sentence == [set(content_words(text[a:b])) for a, b in split_sentences(text)]
+
+
+def test_chunk_words_of_every_demo_chunk_are_its_whole_texts(demo_rag: Ragcite) -> None:
+    chunks = demo_rag.search("leave policy", k=8)[0]
+    chunks += demo_rag.search("security incident reporting", k=8)[0]
+    for chunk in chunks:
+        assert words_by_sentence(chunk.chunk_text)[1] == set(content_words(chunk.chunk_text))
 
 
 def test_content_words_drop_question_words_and_plurals() -> None:

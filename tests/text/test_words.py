@@ -20,6 +20,7 @@ from ragcite.text.words import (
     tokens,
     word_spans,
     words,
+    words_within,
 )
 
 
@@ -104,3 +105,34 @@ def test_the_fast_paths_cut_words_like_the_regex() -> None:
     for _ in range(5000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24)))
         assert words(text) == [w.casefold() for w in WORD.findall(text)], text
+
+
+@pytest.mark.parametrize(
+    ("text", "spans", "within"),
+    [
+        ("Keep it. Then go.", [(0, 8), (9, 17)], True),
+        ("Keep it. Then go.", [(0, 8)], False),  # "Then go" outside every span
+        ("Keep it. Then go.", [(5, 8), (9, 17)], False),  # "Keep" before the first span
+        ("Keep it — then go", [(0, 7), (10, 17)], True),  # only a dash between them
+        ("keepsake", [(0, 4), (4, 8)], False),  # two spans cut the word
+        ("keep, sake", [(0, 5), (5, 10)], True),  # adjacent spans, cut between words
+        ("ab cd", [(0, 3), (2, 5)], False),  # overlapping spans
+        ("", [], True),
+    ],
+)
+def test_words_within_says_whether_the_spans_hold_every_word(
+    text: str, spans: list[tuple[int, int]], within: bool
+) -> None:
+    assert words_within(text, spans) is within
+
+
+def test_words_within_means_the_spans_words_are_the_texts_words() -> None:
+    """When it says yes, the words of the span texts, in order, are the text's words."""
+    alphabet = [*"ab Xy-.1\n", "\u2014", "é", "ß"]
+    rng = random.Random(5)
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 20)))
+        cuts = sorted(rng.sample(range(len(text) + 1), min(len(text) + 1, rng.randint(0, 6))))
+        spans = [(a, b) for a, b in zip(cuts[::2], cuts[1::2], strict=False) if a < b]
+        if words_within(text, spans):
+            assert [w for a, b in spans for w in words(text[a:b])] == words(text), (text, spans)

@@ -86,7 +86,8 @@ def rerank_features(query: str, chunks: list[SourceChunk], embedder: Embedder) -
     top_keyword = keyword.max()
     sentence = best_sentence_similarity(query, chunks, embedder)
     query_words = set(content_words(query))
-    chunk_words = [set(content_words(c.chunk_text)) for c in chunks]
+    by_sentence = [words_by_sentence(c.chunk_text) for c in chunks]
+    sentence_words, chunk_words = [s for s, _ in by_sentence], [w for _, w in by_sentence]
     heading_words = [
         set(content_words(f"{c.document_title} {c.section_heading or ''}")) for c in chunks
     ]
@@ -103,9 +104,12 @@ def rerank_features(query: str, chunks: list[SourceChunk], embedder: Embedder) -
     rows[:, 5] = 1.0 / (1.0 + np.arange(n))
     rows[:, 6] = sentence
     rows[:, 7] = sentence - sentence.max()
-    for i, chunk in enumerate(chunks):
+    for i in range(n):
         words = chunk_words[i] | heading_words[i]
-        rows[i, 8] = _best_sentence_coverage(query_words, chunk, heading_words[i])
+        rows[i, 8] = max(
+            (_coverage(query_words, s | heading_words[i]) for s in sentence_words[i]),
+            default=0.0,
+        )
         rows[i, 9] = _coverage(query_words, words)
         rows[i, 10] = sum(idf[w] for w in query_words & words) / total_idf
         rows[i, 11] = _coverage(query_words, heading_words[i])
@@ -124,17 +128,14 @@ def _coverage(query_words: set[str], words: set[str]) -> float:
     return len(query_words & words) / len(query_words) if query_words else 0.0
 
 
-def _best_sentence_coverage(
-    query_words: set[str], chunk: SourceChunk, heading_words: set[str]
-) -> float:
-    text = chunk.chunk_text
-    return max(
-        (
-            _coverage(query_words, set(content_words(text[a:b])) | heading_words)
-            for a, b in split_sentences(text)
-        ),
-        default=0.0,
-    )
+def words_by_sentence(text: str) -> tuple[list[set[str]], set[str]]:
+    """Each sentence's content words, and the text's: the sentences' together when every
+    word of the text lies inside a sentence (the text is not read twice), else its own."""
+    spans = split_sentences(text)
+    per_sentence = [set(content_words(text[a:b])) for a, b in spans]
+    if text_words.words_within(text, spans):
+        return per_sentence, set[str]().union(*per_sentence)
+    return per_sentence, set(content_words(text))
 
 
 RETRAIN = "ragcite train rerank"

@@ -27,7 +27,7 @@ reranker models were trained with these: change them and retrain (`ragcite train
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 _LETTER = r"[^\W\d_]"
 _LETTER_OR_DIGIT = r"[^\W_]"
@@ -81,6 +81,23 @@ def word_spans(text: str) -> list[tuple[str, int, int]]:
 def has_words(text: str) -> bool:
     """True when `text` holds at least one letter or digit."""
     return WORD.search(text) is not None
+
+
+def words_within(text: str, spans: Sequence[tuple[int, int]]) -> bool:
+    """Whether every plain word of `text` lies inside one of `spans` (ordered, not
+    overlapping): then the words of the spans' texts, together, are the words of `text`.
+
+    >>> words_within("Keep it. Then go.", [(0, 8), (9, 17)]), words_within("ab", [(0, 1), (1, 2)])
+    (True, False)
+    """
+    end = 0
+    for start, stop in spans:
+        if start < end or has_words(text[end:start]):
+            return False
+        if 0 < start == end and WORD.fullmatch(text[start - 1 : start + 1]):
+            return False  # two spans cut a word
+        end = stop
+    return not has_words(text[end:])
 
 
 def tokens(text: str) -> list[str]:
