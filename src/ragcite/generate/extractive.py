@@ -24,7 +24,7 @@ reimbursed."), never answered with a sentence about something else.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -250,38 +250,26 @@ class ExtractiveGenerator:
         query_words = stems(query)
         heading_words = {i: stems(chunks[i].section_heading or "") for i in {f[0] for f in found}}
         own = [stems(text) for *_, text in found]
+        window = [
+            WindowSentence(text, chunks[i].section_heading or "", float(sem), i, position)
+            for (i, position, _, _, text), sem in zip(found, semantic, strict=True)
+        ]
+        choice = choice_scores(query, window, own=own)
         out = []
-        for (index, position, start, _end, text), context, sem, sentence_words in zip(
-            found, in_context, semantic, own, strict=True
+        for (index, position, start, _end, text), context, sem, sentence_words, p in zip(
+            found, in_context, semantic, own, choice, strict=True
         ):
             chunk = chunks[index]
             chunk_words = sentence_words | heading_words[index]
             coverage = len(query_words & chunk_words) / len(query_words) if query_words else 0.0
             score = 0.65 * float(sem) + 0.15 * coverage + 0.2 * chunk.composite_confidence
+            fit = row_fit(text, query) if is_table_row(text) else 0
             out.append(
                 _Candidate(
-                    index,
-                    position,
-                    start,
-                    text,
-                    context,
-                    chunk.chunk_id,
-                    score,
-                    row_fit(text, query) if is_table_row(text) else 0,
+                    index, position, start, text, context, chunk.chunk_id, score, fit, float(p)
                 )
             )
-        window = [
-            WindowSentence(
-                c.text,
-                chunks[c.chunk_rank].section_heading or "",
-                float(sem),
-                c.chunk_rank,
-                c.position,
-            )
-            for c, sem in zip(out, semantic, strict=True)
-        ]
-        choice = choice_scores(query, window, own=own)
-        return [replace(c, choice=float(p)) for c, p in zip(out, choice, strict=True)]
+        return out
 
 
 def _sentences(chunks: list[SourceChunk]) -> list[tuple[int, int, int, int, str]]:
