@@ -280,10 +280,11 @@ class Ragcite:
         asked = AskRecord(
             query, generator.model_id, self.store.corpus_version(), {}, time.perf_counter()
         )
-        if self.store.counts().chunks == 0 and not self.corpora.asks_other_stores(filters):
+        retrieved, chunks = self._retrieve(query, k, filters, asked.timings)
+        empty = not chunks and self.store.counts().chunks == 0  # a count scans every chunk
+        if empty and not self.corpora.asks_other_stores(filters):
             return asked.empty_store()
-        asked.retrieved, chunks = self._retrieve(query, k, filters, asked.timings)
-        asked.reranked = chunks
+        asked.retrieved, asked.reranked = retrieved, chunks
         asked.report("passages", len(chunks))
         if not chunks:
             return asked.unanswerable([], [flag("no_documents_retrieved")])
