@@ -140,7 +140,7 @@ def missing_subject(
     if not quotes:
         return []
     cited = {w for _, c in quotes for w in words(_passage(c))}
-    known = {stem(w) for w in cited} | {stem(w) for c in chunks for w in words(_passage(c))}
+    known = {stem(w) for w in cited.union(*(words(_passage(c)) for c in chunks))}  # each once
     parts = question_parts(question)
     if len(parts) > 1:
         missing = [_missing(part, cited, known, embedder) for part in parts]
