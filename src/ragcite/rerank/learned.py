@@ -61,7 +61,7 @@ def content_words(text: str) -> list[str]:
     >>> content_words("Which magazines were started first?")
     ['magazine', 'started', 'first']
     """
-    return [trim_plural(w) for w in text_words.content_words(text, _STOPWORDS)]
+    return [trim_plural(w) for w in text_words.words(text) if w not in _STOPWORDS]
 
 
 class LearnedReranker:
