@@ -26,6 +26,14 @@ def _store_with(tmp_path_factory: pytest.TempPathFactory, document: Path) -> Ite
     rag.close()
 
 
+def _store_of_text(
+    tmp_path_factory: pytest.TempPathFactory, name: str, text: str
+) -> Iterator[Ragcite]:
+    document = tmp_path_factory.mktemp(Path(name).stem) / name
+    document.write_text(text, encoding="utf-8")
+    yield from _store_with(tmp_path_factory, document)
+
+
 @pytest.fixture(scope="module")
 def policy_rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
     yield from _store_with(tmp_path_factory, POLICY)
@@ -53,16 +61,14 @@ def test_what_happens_after_a_rule_is_the_outcome_that_follows_it(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
     """The rule ("must be reported") is not what happens; the sentence after it is."""
-    document = tmp_path_factory.mktemp("outcome") / "laptop-security.md"
-    document.write_text(
+    text = (
         "# Laptop Security Standard\n\n## Lost devices\n\n"
         "A lost or stolen laptop must be reported to the service desk within 2 hours. "
         "The device is then wiped remotely.\n\n## Passwords\n\n"
         "Passwords must be at least 14 characters long. They must be changed at once if "
-        "a compromise is suspected.\n",
-        encoding="utf-8",
+        "a compromise is suspected.\n"
     )
-    for rag in _store_with(tmp_path_factory, document):
+    for rag in _store_of_text(tmp_path_factory, "laptop-security.md", text):
         response = rag.ask("What happens if I lose my laptop?")
         assert response.answerable
         _quotes_verified(response)
@@ -86,9 +92,7 @@ from another team for the first 90 days.
 
 @pytest.fixture(scope="module")
 def short_rules_rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
-    document = tmp_path_factory.mktemp("short") / "expenses-and-onboarding.md"
-    document.write_text(SHORT_RULES, encoding="utf-8")
-    yield from _store_with(tmp_path_factory, document)
+    yield from _store_of_text(tmp_path_factory, "expenses-and-onboarding.md", SHORT_RULES)
 
 
 def test_a_short_rule_is_a_claim(short_rules_rag: Ragcite) -> None:
@@ -124,9 +128,7 @@ No. Once an order has shipped it cannot be changed, but you can return it within
 
 @pytest.fixture(scope="module")
 def faq_rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
-    document = tmp_path_factory.mktemp("faq") / "support-faq.md"
-    document.write_text(FAQ, encoding="utf-8")
-    yield from _store_with(tmp_path_factory, document)
+    yield from _store_of_text(tmp_path_factory, "support-faq.md", FAQ)
 
 
 def test_an_faqs_question_is_never_a_claim_its_answer_is(faq_rag: Ragcite) -> None:

@@ -45,6 +45,26 @@ def _open(path: Path, *, sentence_vectors: bool = True, pooling: str | None = No
     return Ragcite.open(load_settings(store_path=path, overrides=overrides))
 
 
+def _handbook_both_ways(tmp_path: Path, pooling: str) -> tuple[Ragcite, Ragcite]:
+    """The demo handbook ingested with sentence forms embedded alone and with `pooling`."""
+    (tmp_path / "docs").mkdir()
+    for name in ("employee-handbook.pdf", "employee-handbook.pdf.meta.yaml"):
+        shutil.copy(DEMO / name, tmp_path / "docs")
+    separate = _open(tmp_path / "separate.db", pooling="separate")
+    pooled = _open(tmp_path / f"{pooling}.db", pooling=pooling)
+    assert not separate.ingest([tmp_path / "docs"]).failed
+    assert not pooled.ingest([tmp_path / "docs"]).failed
+    return separate, pooled
+
+
+def _answers_from_stored_vectors(rag: Ragcite) -> None:
+    """`rag` answers QUESTION embedding the question only: every sentence vector is stored."""
+    counting = _cold(rag)
+    response = rag.ask(QUESTION)
+    assert response.answerable and response.cited_claims
+    assert counting.texts == [QUESTION]
+
+
 def _cold(rag: Ragcite) -> CountingEmbedder:
     """Forget every cached vector and count what the real model embeds from now on."""
     rag.embedder.clear()  # type: ignore[attr-defined]
@@ -105,27 +125,11 @@ def test_vectors_computed_for_other_sentences_are_not_used() -> None:
 def test_span_pooled_sentence_vectors_keep_the_chunk_vectors_and_serve_ask(
     tmp_path: Path,
 ) -> None:
-    (tmp_path / "docs").mkdir()
-    for name in ("employee-handbook.pdf", "employee-handbook.pdf.meta.yaml"):
-        shutil.copy(DEMO / name, tmp_path / "docs")
-    separate = _open(tmp_path / "separate.db", pooling="separate")
-    spans = Ragcite.open(
-        load_settings(
-            store_path=tmp_path / "spans.db",
-            overrides={"cache.enabled": False, "ingest.sentence_pooling": "spans"},
-        )
-    )
-    assert not separate.ingest([tmp_path / "docs"]).failed
-    assert not spans.ingest([tmp_path / "docs"]).failed
+    separate, spans = _handbook_both_ways(tmp_path, "spans")
     one, two = (list(r.store.export_versions()) for r in (separate, spans))
     assert np.array_equal(one[0].vectors, two[0].vectors)  # the chunk vectors are unchanged
     assert two[0].sentence_vectors and all(b is not None for b in two[0].sentence_vectors)
-    counting = _cold(spans)
-
-    response = spans.ask(QUESTION)
-
-    assert response.answerable and response.cited_claims
-    assert counting.texts == [QUESTION]  # every sentence vector came from the store
+    _answers_from_stored_vectors(spans)
     separate.close()
     spans.close()
 
@@ -133,18 +137,7 @@ def test_span_pooled_sentence_vectors_keep_the_chunk_vectors_and_serve_ask(
 def test_heading_pooled_sentence_vectors_keep_what_the_reranker_sees_and_serve_ask(
     tmp_path: Path,
 ) -> None:
-    (tmp_path / "docs").mkdir()
-    for name in ("employee-handbook.pdf", "employee-handbook.pdf.meta.yaml"):
-        shutil.copy(DEMO / name, tmp_path / "docs")
-    separate = _open(tmp_path / "separate.db", pooling="separate")
-    heading = Ragcite.open(
-        load_settings(
-            store_path=tmp_path / "heading.db",
-            overrides={"cache.enabled": False, "ingest.sentence_pooling": "heading"},
-        )
-    )
-    assert not separate.ingest([tmp_path / "docs"]).failed
-    assert not heading.ingest([tmp_path / "docs"]).failed
+    separate, heading = _handbook_both_ways(tmp_path, "heading")
     (one,), (two,) = (list(r.store.export_versions()) for r in (separate, heading))
     assert np.array_equal(one.vectors, two.vectors)  # the chunk vectors are unchanged
     assert one.sentence_vectors and two.sentence_vectors
@@ -158,11 +151,6 @@ def test_heading_pooled_sentence_vectors_keep_what_the_reranker_sees_and_serve_a
             assert np.array_equal(before[forms.index(own)], after[forms.index(own)])
             compared += 1
     assert compared > 10
-    counting = _cold(heading)
-
-    response = heading.ask(QUESTION)
-
-    assert response.answerable and response.cited_claims
-    assert counting.texts == [QUESTION]  # every sentence vector came from the store
+    _answers_from_stored_vectors(heading)
     separate.close()
     heading.close()
