@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+import sys
 
 from ragcite.pipeline import Ragcite
+from ragcite.retrieve import hybrid
 
 from ..conftest import ROOT
 
@@ -68,3 +71,19 @@ def test_keyword_lookup_beside_the_dense_path_gives_the_sequential_results(
         assert result.dense == dense and result.keyword == keyword
         assert result.chunks == retriever._fuse(vector, dense, keyword, 8)
         assert retriever.retrieve(query, 8, filters, vector=vector) == result
+
+
+def _lookup_in_child() -> None:
+    sys.exit(0 if hybrid._keyword_pool().submit(int, "7").result(timeout=20) == 7 else 1)
+
+
+def test_a_forked_process_gets_its_own_lookup_threads() -> None:
+    """The parent's pool threads do not exist in a forked child (a server's preforked
+    worker): its retrievals must not wait on them."""
+    assert hybrid._keyword_pool().submit(int, "7").result() == 7  # the parent's threads exist
+    child = multiprocessing.get_context("fork").Process(target=_lookup_in_child)
+    child.start()
+    child.join(timeout=60)
+    if child.exitcode is None:
+        child.kill()
+    assert child.exitcode == 0

@@ -14,6 +14,8 @@ instead of their sum.
 
 from __future__ import annotations
 
+import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -27,7 +29,7 @@ from ragcite.models import SourceChunk
 
 _DEFAULTS = RetrieveSettings()
 KEYWORD_THREADS = 4
-"""Keyword lookups run beside the dense path at once (retrievals of several threads)."""
+"""Keyword lookups of concurrent retrievals in one process run side by side up to this many."""
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,6 @@ class HybridRetriever:
         self.embedder = embedder
         self.candidates = candidates
         self.rrf_k = rrf_k
-        self._keyword_pool = ThreadPoolExecutor(KEYWORD_THREADS, "ragcite-keyword")
 
     def retrieve(
         self,
@@ -72,7 +73,7 @@ class HybridRetriever:
             raise ValueError(f"k must be > 0, but got {k}")
         filters = filters or SearchFilters()
         depth = max(self.candidates, k)
-        pending = self._keyword_pool.submit(self.store.keyword_search, query, depth, filters)
+        pending = _keyword_pool().submit(self.store.keyword_search, query, depth, filters)
         try:
             if vector is None:
                 vector = self.embedder.embed([query])[0]
@@ -112,6 +113,21 @@ class HybridRetriever:
             )
             for cid in best
         ]
+
+
+_pool: tuple[int, ThreadPoolExecutor] | None = None
+_pool_lock = threading.Lock()
+
+
+def _keyword_pool() -> ThreadPoolExecutor:
+    """The threads keyword lookups run on: a few, shared by every retriever in the process,
+    made on first use and again in a forked process (a parent's threads are not in the
+    child: waiting on them would hang a server's forked worker)."""
+    global _pool
+    with _pool_lock:
+        if _pool is None or _pool[0] != os.getpid():
+            _pool = (os.getpid(), ThreadPoolExecutor(KEYWORD_THREADS, "ragcite-keyword"))
+        return _pool[1]
 
 
 def _unit(score: float) -> float:
