@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from ragcite.text.table_rows import is_table_row
+from ragcite.text.words import IRREGULAR_PARTICIPLES
 
 FOCI = (
     "consequence",
@@ -91,13 +92,14 @@ _NUMBER = (
     r"\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
     r"twenty|thirty|forty|fifty|sixty|ninety|hundred"
 )
+# What follows from a rule: an outcome ("is rejected", "returns 413", "will be locked").
+_OUTCOME_WORDS = (
+    r"[45]\d\d|returns?|rejects?|rejected|blocks?|blocked|suspend\w*|fails?|retr(?:y|ies)|"
+    r"throttl\w*|will\s+be|lead\s+to|results?\s+in|otherwise|penalt\w*|charged|lock\w*|"
+    r"disabled|deleted|escalat\w*|notif\w*"
+)
 _SENTENCE_SIGNS: dict[str, re.Pattern[str]] = {
-    "consequence": re.compile(
-        r"\b(?:[45]\d\d|returns?|rejects?|rejected|blocks?|blocked|suspend\w*|fails?|"
-        r"retr(?:y|ies)|throttl\w*|will\s+be|is\s+then|lead\s+to|results?\s+in|otherwise|"
-        r"penalt\w*|charged|lock\w*|disabled|deleted|escalat\w*|notif\w*|must|receives?)\b",
-        _I,
-    ),
+    "consequence": re.compile(rf"\b(?:{_OUTCOME_WORDS}|is\s+then|must|receives?)\b", _I),
     "permission": re.compile(
         r"\b(?:can(?:not)?|can't|may|must|allowed|permitted|prohibited|forbidden|only|never|"
         r"not\s+be|required|approval|unless)\b",
@@ -136,19 +138,11 @@ _SENTENCE_SIGNS: dict[str, re.Pattern[str]] = {
 
 # What happens: a sentence that states an outcome, not one that only sets the rule ("must be
 # reported within 2 hours" is the rule; "The device is then wiped remotely." what happens).
-_OUTCOME = re.compile(
-    r"\b(?:[45]\d\d|returns?|rejects?|rejected|blocks?|blocked|suspend\w*|fails?|"
-    r"retr(?:y|ies)|throttl\w*|will\s+be|then|lead\s+to|results?\s+in|otherwise|"
-    r"penalt\w*|charged|lock\w*|disabled|deleted|wiped|revoked|cancel\w*|escalat\w*|"
-    r"notif\w*)\b",
-    _I,
-)
-
-
+_OUTCOME = re.compile(rf"\b(?:{_OUTCOME_WORDS}|then|wiped|revoked|cancel\w*)\b", _I)
 # Who: a passive sentence names its agent ("Badge photos are taken by reception.").
 _AGENT = re.compile(
-    r"\b(?:\w+(?:ed|en|wn)|made|done|held|kept|paid|set|run|led|sent|built|bought|sold|"
-    r"told|taught|brought)\s+by\s+(?!\d)\w",
+    rf"\b(?:\w+(?:ed|en|wn)|{'|'.join(sorted(IRREGULAR_PARTICIPLES | {'set', 'run', 'led'}))})"
+    r"\s+by\s+(?!\d)\w",
     _I,
 )
 

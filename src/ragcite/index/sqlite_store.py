@@ -159,18 +159,18 @@ class SQLiteStore:
     # -- reading documents ---------------------------------------------------------
 
     def find_version_by_hash(self, document_id: str, content_sha256: str) -> Document | None:
-        row = self._db.query_one(
-            f"SELECT {DOCUMENT_COLUMNS} FROM documents d "
-            "WHERE d.document_id = ? AND d.content_sha256 = ? ORDER BY d.version DESC LIMIT 1",
-            (document_id, content_sha256),
-        )
-        return document_from_row(row) if row else None
+        where = "d.document_id = ? AND d.content_sha256 = ?"
+        return self._latest(where, (document_id, content_sha256))
 
     def latest_version(self, document_id: str) -> Document | None:
+        return self._latest("d.document_id = ?", (document_id,))
+
+    def _latest(self, where: str, args: tuple[Any, ...]) -> Document | None:
+        """The newest version `where` selects, without its extracted text."""
         row = self._db.query_one(
-            f"SELECT {DOCUMENT_COLUMNS} FROM documents d WHERE d.document_id = ? "
+            f"SELECT {DOCUMENT_COLUMNS} FROM documents d WHERE {where} "
             "ORDER BY d.version DESC LIMIT 1",
-            (document_id,),
+            args,
         )
         return document_from_row(row) if row else None
 

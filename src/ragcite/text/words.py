@@ -56,6 +56,15 @@ STOPWORDS = frozenset(
 )
 
 # Words that shape a question ("how long", "what is it called") but never name its topic.
+# Past participles that do not end in -ed ("kept", "bought"); forms that are also common
+# nouns ("set", "run", "lead") are not listed.
+IRREGULAR_PARTICIPLES = frozenset(
+    """
+    kept held paid made done given taken sent spent built bought sold told brought caught
+    taught sought chosen written spoken shown known seen grown drawn driven broken stolen
+    hidden begun forgotten understood withdrawn undertaken overseen forbidden
+    """.split()
+)
 QUESTION_WORDS = frozenset("long many much called named known name one done either".split())
 # What a question's wording is made of besides its content: stopwords and question words.
 QUESTION_STOPWORDS = STOPWORDS | QUESTION_WORDS

@@ -29,7 +29,13 @@ from ragcite.embed.base import Embedder
 from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.text.stems import stem
-from ragcite.text.words import QUESTION_WORDS, STOPWORDS, content_words, words
+from ragcite.text.words import (
+    IRREGULAR_PARTICIPLES,
+    QUESTION_WORDS,
+    STOPWORDS,
+    content_words,
+    words,
+)
 from ragcite.verify.answer_types import answer_kind_words
 from ragcite.verify.typos import typo_of
 
@@ -58,18 +64,10 @@ _DATE_WORDS = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday today yesterday tomorrow "
     "year years month months week weeks day days".split()
 )
-# Past participles that do not end in -ed: like "stored" and "retained", "How long is CCTV
-# footage kept?" and "Who bought the rights?" ask with them; the passage says "Retention:
-# 30 days" or "purchased". (Forms that are also common nouns, "set", "run", "lead", are not
-# listed.)
-_IRREGULAR_PARTICIPLES = frozenset(
-    """
-    kept held paid made done given taken sent spent built bought sold told brought caught
-    taught sought chosen written spoken shown known seen grown drawn driven broken stolen
-    hidden begun forgotten understood withdrawn undertaken overseen forbidden
-    """.split()
-)
-_IGNORED = STOPWORDS | QUESTION_WORDS | QUESTION_SHAPE | _DATE_WORDS | _IRREGULAR_PARTICIPLES
+# Irregular past participles shape a question like "stored" and "retained" do: "How long is
+# CCTV footage kept?" and "Who bought the rights?" ask with them; the passage says
+# "Retention: 30 days" or "purchased".
+_IGNORED = STOPWORDS | QUESTION_WORDS | QUESTION_SHAPE | _DATE_WORDS | IRREGULAR_PARTICIPLES
 _MIN_PREFIX = 4
 
 Quote = tuple[str, SourceChunk]

@@ -19,14 +19,15 @@ from collections.abc import Iterable
 from functools import lru_cache
 from importlib import resources
 
+from ragcite.embed.static import TOKENIZER_FILE
+
 MIN_LETTERS = 4
-_TOKENIZER = "assets/minilm-tokenizer.json"
 
 
 @lru_cache(maxsize=1)
 def vocabulary() -> frozenset[str]:
     """The whole words of the shipped MiniLM tokenizer's vocabulary (lower case)."""
-    raw = resources.files("ragcite.embed").joinpath(_TOKENIZER).read_text(encoding="utf-8")
+    raw = resources.files("ragcite.embed").joinpath(TOKENIZER_FILE).read_text(encoding="utf-8")
     return frozenset(w for w in json.loads(raw)["model"]["vocab"] if w.isalpha())
 
 
