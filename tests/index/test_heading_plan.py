@@ -15,6 +15,8 @@ from ragcite.index.sentence_vectors import decode_sentence_vectors
 from ragcite.models import SourceChunk
 from ragcite.text.sentence_forms import chunk_sentence_forms
 
+from ..generate.chunks import passage_chunk
+
 KEPT = "Customer records are kept for three years."
 ERASED = "Then they are erased\nwithin thirty days."
 FLOAT16 = 2e-3  # the stored vectors are float16
@@ -26,15 +28,7 @@ def embedder() -> MiniLMEmbedder:
 
 
 def _chunk(text: str, heading: str | None) -> SourceChunk:
-    return SourceChunk(
-        chunk_id="c1",
-        document_id="d",
-        document_title="Policy",
-        chunk_text=text,
-        section_heading=heading,
-        char_start=0,
-        char_end=len(text),
-    )
+    return passage_chunk("c1", text, heading=heading, document_id="d", title="Policy")
 
 
 class Recording:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from ragcite.embed.cached import CachedEmbedder
-from ragcite.models import SourceChunk
 from ragcite.verify.subject import missing_subject
 from ragcite.verify.typos import one_edit_apart, typo_of, vocabulary
+
+from ..generate.chunks import passage_chunk
 
 
 def test_one_edit_is_a_letter_added_dropped_changed_or_two_swapped() -> None:
@@ -31,14 +32,8 @@ def test_the_subject_check_reads_through_a_typo_not_a_changed_word(
     embedder: CachedEmbedder,
 ) -> None:
     text = "Full-time employees are entitled to 25 days of paid annual leave per year."
-    chunk = SourceChunk(
-        chunk_id="c1",
-        document_id="handbook",
-        document_title="Employee Handbook",
-        section_heading="Leave",
-        chunk_text=text,
-        char_start=0,
-        char_end=len(text),
+    chunk = passage_chunk(
+        "c1", text, heading="Leave", document_id="handbook", title="Employee Handbook"
     )
     quotes = [(text, chunk)]
     typo = "how many days of anual leave do i get"
