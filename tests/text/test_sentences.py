@@ -40,6 +40,28 @@ def test_abbreviations_decimals_amounts_and_quotes(text: str, expected: list[str
     assert sentences(text) == expected
 
 
+def test_a_list_bullet_opening_a_line_is_not_part_of_the_sentence() -> None:
+    text = (
+        "Warranty\n\n- All devices have a 2-year warranty.\n"
+        "  * Water damage is not covered.\n• Keep the receipt."
+    )
+    spans = split_sentences(text)
+    assert [text[a:b] for a, b in spans] == [
+        "Warranty",
+        "All devices have a 2-year warranty.",
+        "Water damage is not covered.",
+        "Keep the receipt.",
+    ]
+
+
+def test_a_dash_inside_a_line_or_before_a_number_stays() -> None:
+    assert sentences("The range is 5 - 7 days. - Not a list item.") == [
+        "The range is 5 - 7 days.",
+        "- Not a list item.",
+    ]
+    assert sentences("-5 degrees is cold.") == ["-5 degrees is cold."]
+
+
 def test_bullets_and_blank_lines_always_end_a_sentence() -> None:
     text = (
         "Bring the following:\n- a laptop\n- your badge\n1. Sign in\n2. Collect keys\n\n"
@@ -47,8 +69,8 @@ def test_bullets_and_blank_lines_always_end_a_sentence() -> None:
     )
     assert sentences(text) == [
         "Bring the following:",
-        "- a laptop",
-        "- your badge",
+        "a laptop",
+        "your badge",
         "1. Sign in",
         "2. Collect keys",
         "No period here",

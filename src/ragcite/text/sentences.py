@@ -44,13 +44,16 @@ _FUNCTION_WORDS = _word_set(
     """
 )
 
-_CANDIDATE = re.compile(r"(?P<term>[.!?…]+[\"'”’)\]]*)(?=\s)|\n")
+_CANDIDATE = re.compile(r"(?P<term>[.!?…]+[\"'”’)\]*_]*)(?=\s)|\n")
 _INITIALISM = re.compile(r"(?:[A-Za-z]\.)*[A-Za-z]")
 _ENUMERATOR = re.compile(r"\d{1,3}|[ivxlcdm]{1,6}|[IVXLCDM]{1,6}|[A-Za-z]")
 _BLANK_REST = re.compile(r"[ \t\r\f\v]*(?:\n|$)")
 _BULLET_OR_HEADING = re.compile(
     r"[ \t]*(?:[-*+•▪◦‣–]\s|\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]\s|#{1,6}\s|>)"
 )
+# A list item's bullet opening a line is the list's, not the sentence's: "- Devices must be
+# locked." is the sentence "Devices must be locked." (numbered items keep their number).
+_BULLET = re.compile(r"[-*+•▪◦‣–][ \t]+(?=\S)")
 _NEXT_START = re.compile(r"\s*[\"'“‘(\[]*(?P<c>\S)?")
 _LAST_WORD = re.compile(r"(\w+)\W*$")
 _TERMINAL_PUNCTUATION = frozenset(".!?…:;,")
@@ -62,12 +65,13 @@ _CACHED_CHARS = 20_000
 def split_sentences(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
     """Sentence spans `(char_start, char_end)` in `text[start:end]`, offsets into `text`.
 
-    Each span is stripped of surrounding whitespace. A blank line, or a line break followed by
-    a list item or heading, always ends a sentence; so does a short heading-like line (no final
-    punctuation) that starts a sentence and is followed by a capitalised line.
+    Each span is stripped of surrounding whitespace, and of the bullet of a list item that
+    opens its line. A blank line, or a line break followed by a list item or heading, always
+    ends a sentence; so does a short heading-like line (no final punctuation) that starts a
+    sentence and is followed by a capitalised line.
 
         >>> split_sentences("Pay 3.5% now.\\n- Item one\\n- Item two")
-        [(0, 13), (14, 24), (25, 35)]
+        [(0, 13), (16, 24), (27, 35)]
     """
     if len(text) > _CACHED_CHARS:  # a whole document, split once by the chunker
         return _split(text, start, end)
@@ -127,7 +131,17 @@ def _append_stripped(text: str, a: int, b: int, spans: list[tuple[int, int]]) ->
     stripped = piece.strip()
     if stripped:
         a += len(piece) - len(piece.lstrip())
-        spans.append((a, a + len(stripped)))
+        end = a + len(stripped)
+        bullet = _BULLET.match(text, a, end)
+        if bullet is not None and _opens_line(text, a):
+            a = bullet.end()
+        spans.append((a, end))
+
+
+def _opens_line(text: str, at: int) -> bool:
+    """Whether only spaces stand between the line's start and `at`."""
+    line_start = text.rfind("\n", 0, at) + 1
+    return not text[line_start:at].strip(" \t")
 
 
 def _ends_sentence(text: str, punct_start: int, punct_end: int, start: int, end: int) -> bool:
