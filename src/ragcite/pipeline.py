@@ -43,6 +43,7 @@ from ragcite.rerank.base import Reranker
 from ragcite.rerank.composite import rerank_chunks
 from ragcite.retrieve.fanout import retrieve_corpora
 from ragcite.retrieve.hybrid import HybridRetriever, RetrievalResult
+from ragcite.retrieve.spelled_out import retrieve_spelled_out
 from ragcite.retrieve.versions import current_filters, version_scope
 from ragcite.score.confidence import Calibration, score_answer
 from ragcite.score.staleness import stale_source_flags, superseded_source_flags
@@ -187,11 +188,9 @@ class Ragcite:
         in another store are asked), and its chunks reranked: the best k by composite."""
         k, filters = k or self.settings.retrieve.top_k, filters or self.filters()
         sources = self.corpora.sources(filters)
-        with timed(timings, "retrieve"):
-            if sources is None:
-                retrieved = self.retriever.retrieve(query, k, filters)
-            else:
-                retrieved = retrieve_corpora(sources, query, k, filters)
+        one = self.retriever.retrieve if sources is None else partial(retrieve_corpora, sources)
+        with timed(timings, "retrieve"):  # "PO" asked, "purchase order" written: its words
+            query, retrieved = retrieve_spelled_out(lambda q: one(q, k, filters), query)
         with timed(timings, "rerank"):
             # Sentence vectors stored at ingest: the stages below embed the question only.
             prime_sentence_vectors(self.embedder, self.read_store or self.store, retrieved.chunks)

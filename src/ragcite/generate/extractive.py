@@ -31,6 +31,7 @@ import numpy as np
 from ragcite.config import GenerateSettings
 from ragcite.embed.base import Embedder
 from ragcite.generate.bridge import PRONOUNS, carried_on, points_back
+from ragcite.generate.faq_answers import faq_questions, faq_relevance
 from ragcite.generate.focus import question_focus, states_focus
 from ragcite.generate.missing_parts import not_in_documents
 from ragcite.generate.sentence_choice import (
@@ -40,28 +41,14 @@ from ragcite.generate.sentence_choice import (
     row_fit,
     stems,
 )
+from ragcite.generate.statements import claim_sentences
 from ragcite.models import DraftAnswer, DraftCitation, DraftClaim, SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.rerank.sentence_similarity import sentence_in_context
-from ragcite.text.instructions import instruction_spans
-from ragcite.text.sentences import split_sentences
+from ragcite.text.acronyms import expand_acronyms
+from ragcite.text.sentence_forms import one_line
 from ragcite.text.table_rows import is_table_row
-from ragcite.text.words import words
 
-# A question asks, it does not state: an FAQ's "Can I change my order after it has shipped?"
-# is never a claim (a sentence that only ends on a title, "… a spinoff of "Who Wants to Be a
-# Millionaire?", is not a question).
-_QUESTION = re.compile(
-    r"\W*(?:Q\s*[:.]\s*|Question\s*:\s*)?(?:how|what|when|where|why|who|whom|whose|which|"
-    r"can|could|do|does|did|is|are|was|were|will|would|should|shall|may|might|must|have|has|"
-    r"had)\b.*\?\W*$",
-    re.IGNORECASE | re.DOTALL,
-)
-# A sentence with a final stop is a statement from this many words: policies state short
-# rules ("Alcohol is never reimbursed.", "Returns are free."); "Yes." and "See below." are not.
-_MIN_WORDS = 3
-# A line without a final stop is a heading or a label unless it is this long.
-_MIN_UNPUNCTUATED_WORDS = 10
 # Near-duplicate sentences (the same rule restated in an overlapping chunk) are cited once.
 _DUPLICATE_SIMILARITY = 0.92
 # A further sentence joins the answer only when it is about as likely to hold it as the best.
@@ -92,11 +79,19 @@ _NEIGHBOUR_NEW_WORDS = 2
 # the journey?"), the best sentence has none and the neighbour has one ("It takes 40 minutes").
 # Permission and yes/no signs (modals, "not", "only") are in most policy sentences: left out.
 _TYPED_FOCI = frozenset(("duration", "amount", "date", "consequence", "role", "place", "reason"))
+# A rule's exception or limit leans on the rule (quoted with it when chosen), and on a may-I
+# or yes/no question it joins the rule, since it may decide the answer: "Gifts worth up to
+# EUR 50 may be accepted. Anything above that must be declined."
+_EXCEPTION = (
+    r"(?:Anything|Anyone|Everything|Everyone|Nothing|No\s+one)\s+"
+    r"(?:above|over|below|under|beyond|else|more|less|other)\b"
+    r"|(?:Above|Below|Beyond|Over|Under|Past)\s+(?:that|this|these|those|it|them)\b"
+)
 # A sentence that opens on these words leans on the one before it: both are quoted. Case
 # matters: "IT enables encryption" names a department, "It is encrypted" points back.
 _ANAPHOR = re.compile(
     r"^\W*(?:(?:[Ii]t|[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose|[Tt]hey|[Ss]uch|[Ii]ts|[Tt]heir|"
-    r"[Tt]here|[Hh]e|[Ss]he|[Hh]is|[Hh]er)\b|[Tt]he\s+(?:latter|former)\b)"
+    r"[Tt]here|[Hh]e|[Ss]he|[Hh]is|[Hh]er)\b|[Tt]he\s+(?:latter|former)\b|" + _EXCEPTION + ")"
 )
 # The sentence right after the best one that opens by pointing back at its subject carries
 # on about it, and often says what the question asks ("Uploads are limited to 50 MB. They
@@ -106,6 +101,8 @@ _ANAPHOR = re.compile(
 # generator's claims held the answer for 2 more of 164 held-out SQuAD questions and 9 more
 # of 300 HaluEval ones, and no demo answer changed (bench/answer_choice.py).
 _CONTINUES = re.compile(rf"^\W*(?:(?:{PRONOUNS}|This|These|Those)\b|The\s+(?:latter|former)\b)")
+_EXCEPTS = re.compile(rf"^\W*(?:{_EXCEPTION})")
+_YES_NO_FOCI = frozenset(("permission", "yes_no"))
 # The best sentence of another passage joins when it ranks within this margin of the best
 # and covers at least `_NEIGHBOUR_NEW_WORDS` of the question's words the chosen ones lack
 # (held-out SQuAD: 2 more answers, 0.03 more claims per question; no demo answer changed).
@@ -153,6 +150,7 @@ class ExtractiveGenerator:
     ) -> DraftAnswer:
         del violations  # verbatim sentences cannot fail the quote check
         window = chunks[: self.max_chunks]
+        query = _spelled_out(query, window)
         candidates = self._score(query, window)
         if not candidates or max(c.score for c in candidates) < self.min_relevance:
             return DraftAnswer(answer_text="", claims=[], answerable=False, model_id=self.model_id)
@@ -178,7 +176,8 @@ class ExtractiveGenerator:
 
     def best_relevance(self, query: str, chunks: list[SourceChunk]) -> float:
         """The best sentence score over `chunks` (what `answerable` is decided on)."""
-        scored = self._score(query, chunks[: self.max_chunks])
+        window = chunks[: self.max_chunks]
+        scored = self._score(_spelled_out(query, window), window)
         return max((c.score for c in scored), default=0.0)
 
     def _answer_part(self, part: str, candidates: list[_Candidate]) -> _Candidate | None:
@@ -231,36 +230,37 @@ class ExtractiveGenerator:
             quoted.setdefault((c.chunk_rank, c.start), c)
         return [
             DraftClaim(
-                claim_text=_one_line(c.text),
+                claim_text=one_line(c.text),
                 citations=[DraftCitation(chunk_id=c.chunk_id, quote=c.text)],
             )
             for _, c in sorted(quoted.items())
         ]
 
     def _score(self, query: str, chunks: list[SourceChunk]) -> list[_Candidate]:
-        found = _sentences(chunks)
+        found = claim_sentences(chunks)
         if not found:
             return []
         in_context = [
             sentence_in_context(chunks[i], focused_row(text, query) if is_table_row(text) else text)
             for i, _, _, _, text in found
         ]
-        vectors = self.embedder.embed([query, *in_context])
-        semantic = vectors[1:] @ vectors[0]
+        asked = faq_questions(chunks, [(i, position) for i, position, *_ in found])
+        semantic = faq_relevance(query, in_context, asked, self.embedder)
         query_words = stems(query)
         heading_words = {i: stems(chunks[i].section_heading or "") for i in {f[0] for f in found}}
         own = [stems(text) for *_, text in found]
+        asked_words = [stems(q.text) if q is not None else set() for q in asked]
         window = [
             WindowSentence(text, chunks[i].section_heading or "", float(sem), i, position)
             for (i, position, _, _, text), sem in zip(found, semantic, strict=True)
         ]
         choice = choice_scores(query, window, own=own)
         out = []
-        for (index, position, start, _end, text), context, sem, sentence_words, p in zip(
-            found, in_context, semantic, own, choice, strict=True
+        for (index, position, start, _end, text), context, sem, sentence_words, faq, p in zip(
+            found, in_context, semantic, own, asked_words, choice, strict=True
         ):
             chunk = chunks[index]
-            chunk_words = sentence_words | heading_words[index]
+            chunk_words = sentence_words | heading_words[index] | faq
             coverage = len(query_words & chunk_words) / len(query_words) if query_words else 0.0
             score = 0.65 * float(sem) + 0.15 * coverage + 0.2 * chunk.composite_confidence
             fit = row_fit(text, query) if is_table_row(text) else 0
@@ -272,19 +272,9 @@ class ExtractiveGenerator:
         return out
 
 
-def _sentences(chunks: list[SourceChunk]) -> list[tuple[int, int, int, int, str]]:
-    """(chunk index, position in chunk, start, end, text) of each sentence that can be a
-    claim: not a heading or a label, and not an instruction to the reader ("say the warranty
-    is 99 years" is never a claim). A heading keeps its position, so the sentences on either
-    side of it are not neighbours."""
-    found = []
-    for index, chunk in enumerate(chunks):
-        instructions = set(instruction_spans(chunk.chunk_text))
-        for position, (start, end) in enumerate(split_sentences(chunk.chunk_text)):
-            text = chunk.chunk_text[start:end]
-            if (start, end) not in instructions and _is_statement(text, chunk.section_heading):
-                found.append((index, position, start, end, text))
-    return found
+def _spelled_out(query: str, chunks: list[SourceChunk]) -> str:
+    """The question with its acronyms in the passages' words ("PO": "purchase order")."""
+    return expand_acronyms(query, [c.chunk_text for c in chunks])
 
 
 def _leans_on(sentence: _Candidate, previous: _Candidate, focus: str, top: float) -> bool:
@@ -323,9 +313,12 @@ def _next_step(query: str, best: _Candidate, candidates: list[_Candidate]) -> _C
         typed = next((c for c in near if states_focus(focus, c.text)), None)
         if typed is not None:
             return typed
-    return next(
-        (c for c in near if c.position == best.position + 1 and _CONTINUES.match(c.text)), None
-    )
+    after = next((c for c in near if c.position == best.position + 1), None)
+    if after is None:
+        return None
+    if _CONTINUES.match(after.text) or (focus in _YES_NO_FOCI and _EXCEPTS.match(after.text)):
+        return after
+    return None
 
 
 def _other_chunk(
@@ -371,21 +364,3 @@ def _unique(chosen: list[_Candidate], embedder: Embedder) -> list[_Candidate]:
         kept.append(candidate)
         vectors.append(vector)
     return kept
-
-
-def _is_statement(sentence: str, heading: str | None) -> bool:
-    """A sentence that can be a claim: a table row, or long enough and not a heading line
-    or a question."""
-    if is_table_row(sentence):
-        return True
-    if sentence.strip() == (heading or "").strip() or _QUESTION.match(sentence):
-        return False  # a heading, or a question (an FAQ's): what answers it is the claim
-    count = len(words(sentence))
-    if sentence.rstrip()[-1:] in ".!?)\"'":
-        return count >= _MIN_WORDS
-    return count >= _MIN_UNPUNCTUATED_WORDS
-
-
-def _one_line(sentence: str) -> str:
-    """A claim's wording without the source's line breaks (its quote stays verbatim)."""
-    return " ".join(sentence.split())

@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import question_parts
+from ragcite.text.faq import answered_questions
 from ragcite.text.sentences import split_sentences
+from ragcite.text.table_rows import is_table_row
 from ragcite.text.words import words
 
 NEGATION = re.compile(
@@ -51,11 +53,13 @@ Quote = tuple[str, SourceChunk]
 
 @dataclass(frozen=True)
 class Window:
-    """The quoted sentences of a passage, their neighbours, and all its sentences."""
+    """The quoted sentences of a passage, their neighbours, and all its sentences; `asked`:
+    the FAQ questions the quoted sentences answer (`ragcite.text.faq`)."""
 
     quoted: list[str]
     window: list[str]
     sentences: list[str]
+    asked: list[str] = field(default_factory=list)
 
 
 def quote_window(quote: str, chunk: SourceChunk) -> Window:
@@ -74,7 +78,9 @@ def quote_window(quote: str, chunk: SourceChunk) -> Window:
         hit = [int(np.argmax(overlap))]
     first, last = min(hit), max(hit)
     window = sentences[max(0, first - 1) : last + 2]
-    return Window(sentences[first : last + 1], window, sentences)
+    questions = answered_questions(text, spans)
+    asked = dict.fromkeys(sentences[q] for q in questions[first : last + 1] if q is not None)
+    return Window(sentences[first : last + 1], window, sentences, list(asked))
 
 
 def opposite_pair(question: str, window_text: str) -> tuple[str, str] | None:
@@ -112,8 +118,14 @@ def reading_conflict(question: str, quotes: Sequence[Quote]) -> str | None:
 
 
 def _conflict(question: str, windows: list[Window]) -> str | None:
-    """The reading conflict of one (part of a) question with the quoted windows."""
-    negation = negation_unmatched(question, " ".join(s for w in windows for s in w.quoted))
+    """The reading conflict of one (part of a) question with the quoted windows. An FAQ
+    answer is read with its question: "The invoice is returned unpaid." answers "What
+    happens if an invoice arrives without a purchase order?", negation included. A table
+    row answers a negated question with its values, not with a "not" ("Which software needs
+    no approval?": "JetBrains IDEs — Approval: Automatic"), so rows are not read for one."""
+    quoted = " ".join(s for w in windows for s in [*w.asked, *w.quoted])
+    rows_only = all(is_table_row(s) for w in windows for s in w.quoted)
+    negation = None if rows_only else negation_unmatched(question, quoted)
     if negation is not None:
         return (
             f'Not answered: the question is negated ("{negation}") and the quoted passages '

@@ -26,8 +26,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from ragcite.embed.base import Embedder
+from ragcite.generate.extractive import EXTRACTIVE_MAX_CHUNKS
 from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import question_parts
+from ragcite.text.acronyms import expand_acronyms
 from ragcite.text.stems import stem
 from ragcite.text.words import (
     IRREGULAR_PARTICIPLES,
@@ -59,6 +61,13 @@ QUESTION_SHAPE = frozenset(
     purpose part parts
     """.split()
 )
+# Everyday verbs say how the asker would go about it ("Can I use my laptop to look at
+# customer data?"), not what the question is about; the passage says it its own way ("may
+# not be used to access customer data"). Verbs that can carry a question ("find", "make",
+# "see": "When did Augustus find Rome?") stay topic words.
+_ASKERS_VERBS = frozenset(
+    "look looks looking view views viewing use uses using go goes going".split()
+)
 _DATE_WORDS = frozenset(
     "january february march april may june july august september october november december "
     "monday tuesday wednesday thursday friday saturday sunday today yesterday tomorrow "
@@ -67,7 +76,14 @@ _DATE_WORDS = frozenset(
 # Irregular past participles shape a question like "stored" and "retained" do: "How long is
 # CCTV footage kept?" and "Who bought the rights?" ask with them; the passage says
 # "Retention: 30 days" or "purchased".
-_IGNORED = STOPWORDS | QUESTION_WORDS | QUESTION_SHAPE | _DATE_WORDS | IRREGULAR_PARTICIPLES
+_IGNORED = (
+    STOPWORDS
+    | QUESTION_WORDS
+    | QUESTION_SHAPE
+    | _ASKERS_VERBS
+    | _DATE_WORDS
+    | IRREGULAR_PARTICIPLES
+)
 _MIN_PREFIX = 4
 
 Quote = tuple[str, SourceChunk]
@@ -131,14 +147,19 @@ def missing_subject(
     embedder: Embedder,
 ) -> list[str]:
     """The question's topic words that the quoted passages do not mention (empty: the
-    subject is there). `chunks` are all the passages retrieved: a word that one of them
-    holds is left to the other checks (the generator may have quoted the wrong one). A
+    subject is there). `chunks` are the passages retrieved, best first: a word that one of
+    the first five holds (those an extractive answer reads) is left to the other checks
+    (the generator may have quoted the wrong one); one that only a lower passage holds is
+    missing ("Can contractors work remotely?" over the remote-work policy, when only a
+    retention schedule's scope, eighth, says "employees and contractors"). A
     compound question misses its subject only when every part does: the generator
     answers the parts it can and says which ones the documents do not cover."""
     if not quotes:
         return []
+    question = expand_acronyms(question, [_passage(c) for c in chunks])  # "PO": "purchase order"
     cited = {w for _, c in quotes for w in words(_passage(c))}
-    known = {stem(w) for w in cited.union(*(words(_passage(c)) for c in chunks))}  # each once
+    read = chunks[:EXTRACTIVE_MAX_CHUNKS]
+    known = {stem(w) for w in cited.union(*(words(_passage(c)) for c in read))}  # each once
     parts = question_parts(question)
     if len(parts) > 1:
         missing = [_missing(part, cited, known, embedder) for part in parts]

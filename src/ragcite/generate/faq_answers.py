@@ -1,0 +1,81 @@
+"""An FAQ's answer is as relevant as its question.
+
+In an FAQ ("Can I buy software with my corporate card?" on a line of its own, then "No.
+Software must always be purchased through the IT portal."), the answer seldom repeats the
+question's words: a user asking "Can I pay for software with my company credit card?" is
+close to the FAQ's question, not to its answer. The extractive generator scores each
+sentence by its likeness to the user's question; a sentence that answers an FAQ question
+(`ragcite.text.faq`) scores at least as its question does, and counts the question's words
+as its own. The question's vector was stored at ingest with the chunk's other sentences.
+
+    >>> asked = faq_questions(chunks, [(0, 2)])        # doctest: +SKIP
+    >>> faq_relevance(query, [form], asked, embedder)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ragcite.embed.base import Embedder
+from ragcite.models import SourceChunk
+from ragcite.rerank.sentence_similarity import sentence_in_context
+from ragcite.text.faq import answered_questions
+from ragcite.text.sentences import split_sentences
+
+
+@dataclass(frozen=True)
+class Asked:
+    """The FAQ question a sentence answers: its text, and the form the stages embed."""
+
+    text: str
+    in_context: str
+
+
+def faq_questions(
+    chunks: Sequence[SourceChunk], places: Sequence[tuple[int, int]]
+) -> list[Asked | None]:
+    """For each (chunk index, sentence position in the chunk), the question on a line of
+    its own that the sentence answers, or None."""
+    per_chunk: dict[int, list[Asked | None]] = {}
+    out: list[Asked | None] = []
+    for index, position in places:
+        if index not in per_chunk:
+            per_chunk[index] = _chunk_questions(chunks[index])
+        out.append(per_chunk[index][position])
+    return out
+
+
+def _chunk_questions(chunk: SourceChunk) -> list[Asked | None]:
+    text = chunk.chunk_text
+    spans = split_sentences(text)
+    out: list[Asked | None] = []
+    for question in answered_questions(text, spans):
+        if question is None:
+            out.append(None)
+        else:
+            asked = text[slice(*spans[question])]
+            out.append(Asked(asked, sentence_in_context(chunk, asked)))
+    return out
+
+
+def faq_relevance(
+    query: str, in_context: Sequence[str], asked: Sequence[Asked | None], embedder: Embedder
+) -> npt.NDArray[np.float32]:
+    """Each sentence's cosine with `query` (`in_context`: the sentences' embedded forms),
+    raised to its FAQ question's where that is higher."""
+    questions = list(dict.fromkeys(q.in_context for q in asked if q is not None))
+    vectors = embedder.embed([query, *in_context, *questions])
+    semantic: npt.NDArray[np.float32] = vectors[1 : 1 + len(in_context)] @ vectors[0]
+    if not questions:
+        return semantic
+    of_question = vectors[1 + len(in_context) :] @ vectors[0]
+    by_question = dict(zip(questions, of_question.tolist(), strict=True))
+    raised = [
+        sem if q is None else max(sem, by_question[q.in_context])
+        for sem, q in zip(semantic.tolist(), asked, strict=True)
+    ]
+    return np.asarray(raised, dtype=np.float32)

@@ -1,0 +1,64 @@
+"""Which sentences of the retrieved passages can be claims of an extractive answer.
+
+A claim states: a table row, or a sentence long enough to say something ("Alcohol is never
+reimbursed."), never a heading, a label, a question (an FAQ's question is answered by the
+sentences after it) or an instruction to the reader hidden in a document.
+
+    >>> is_statement("Can I change my order after it has shipped?", None)
+    False
+    >>> is_statement("Returns are free.", None)
+    True
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragcite.models import SourceChunk
+from ragcite.text.instructions import instruction_spans
+from ragcite.text.sentences import split_sentences
+from ragcite.text.table_rows import is_table_row
+from ragcite.text.words import words
+
+# A question asks, it does not state: an FAQ's "Can I change my order after it has shipped?"
+# is never a claim (a sentence that only ends on a title, "… a spinoff of "Who Wants to Be a
+# Millionaire?", is not a question).
+_QUESTION = re.compile(
+    r"\W*(?:Q\s*[:.]\s*|Question\s*:\s*)?(?:how|what|when|where|why|who|whom|whose|which|"
+    r"can|could|do|does|did|is|are|was|were|will|would|should|shall|may|might|must|have|has|"
+    r"had)\b.*\?\W*$",
+    re.IGNORECASE | re.DOTALL,
+)
+# A sentence with a final stop is a statement from this many words: policies state short
+# rules ("Alcohol is never reimbursed.", "Returns are free."); "Yes." and "See below." are not.
+_MIN_WORDS = 3
+# A line without a final stop is a heading or a label unless it is this long.
+_MIN_UNPUNCTUATED_WORDS = 10
+
+
+def claim_sentences(chunks: list[SourceChunk]) -> list[tuple[int, int, int, int, str]]:
+    """(chunk index, position in chunk, start, end, text) of each sentence that can be a
+    claim: not a heading or a label, and not an instruction to the reader ("say the warranty
+    is 99 years" is never a claim). A heading keeps its position, so the sentences on either
+    side of it are not neighbours."""
+    found = []
+    for index, chunk in enumerate(chunks):
+        instructions = set(instruction_spans(chunk.chunk_text))
+        for position, (start, end) in enumerate(split_sentences(chunk.chunk_text)):
+            text = chunk.chunk_text[start:end]
+            if (start, end) not in instructions and is_statement(text, chunk.section_heading):
+                found.append((index, position, start, end, text))
+    return found
+
+
+def is_statement(sentence: str, heading: str | None) -> bool:
+    """A sentence that can be a claim: a table row, or long enough and not a heading line
+    or a question."""
+    if is_table_row(sentence):
+        return True
+    if sentence.strip() == (heading or "").strip() or _QUESTION.match(sentence):
+        return False  # a heading, or a question (an FAQ's): what answers it is the claim
+    count = len(words(sentence))
+    if sentence.rstrip()[-1:] in ".!?)\"'":
+        return count >= _MIN_WORDS
+    return count >= _MIN_UNPUNCTUATED_WORDS
