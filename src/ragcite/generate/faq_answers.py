@@ -16,14 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
 from ragcite.embed.base import Embedder
 from ragcite.models import SourceChunk
-from ragcite.rerank.sentence_similarity import sentence_in_context
 from ragcite.text.faq import answered_questions
+from ragcite.text.sentence_forms import in_context
 from ragcite.text.sentences import split_sentences
 
 
@@ -40,17 +41,18 @@ def faq_questions(
 ) -> list[Asked | None]:
     """For each (chunk index, sentence position in the chunk), the question on a line of
     its own that the sentence answers, or None."""
-    per_chunk: dict[int, list[Asked | None]] = {}
+    per_chunk: dict[int, tuple[Asked | None, ...]] = {}
     out: list[Asked | None] = []
     for index, position in places:
         if index not in per_chunk:
-            per_chunk[index] = _chunk_questions(chunks[index])
+            chunk = chunks[index]
+            per_chunk[index] = _chunk_questions(chunk.chunk_text, chunk.section_heading)
         out.append(per_chunk[index][position])
     return out
 
 
-def _chunk_questions(chunk: SourceChunk) -> list[Asked | None]:
-    text = chunk.chunk_text
+@lru_cache(maxsize=4096)  # the same retrieved chunks are read for every question part
+def _chunk_questions(text: str, heading: str | None) -> tuple[Asked | None, ...]:
     spans = split_sentences(text)
     out: list[Asked | None] = []
     for question in answered_questions(text, spans):
@@ -58,8 +60,8 @@ def _chunk_questions(chunk: SourceChunk) -> list[Asked | None]:
             out.append(None)
         else:
             asked = text[slice(*spans[question])]
-            out.append(Asked(asked, sentence_in_context(chunk, asked)))
-    return out
+            out.append(Asked(asked, in_context(heading, asked)))
+    return tuple(out)
 
 
 def faq_relevance(
