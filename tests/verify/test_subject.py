@@ -111,28 +111,3 @@ def test_the_word_naming_the_answers_kind_is_not_asked_for(embedder: CachedEmbed
     # ... and "what is X?" asks about X itself.
     assert missing_subject("What is a sabbatical?", quotes, [players], embedder) == ["sabbatical"]
 
-
-def test_a_word_only_a_passage_below_the_first_five_holds_is_missing(
-    embedder: CachedEmbedder,
-) -> None:
-    """Below the five passages an extractive answer reads, a passage that names the
-    subject ("contractors") in passing does not vouch for an answer about someone else."""
-    remote = _chunk(
-        "Employees who have completed their probation period may work remotely up to three "
-        "days per week.",
-        title="Remote Work Policy",
-    )
-    others = [
-        _chunk(f"Office {n} is open from 8 am to 6 pm.", chunk_id=f"o{n}") for n in range(4)
-    ]
-    scope = _chunk(
-        "This schedule applies to all records created by employees and contractors.",
-        chunk_id="scope",
-        title="Retention schedule",
-    )
-    question = "Can contractors work remotely?"
-    quotes = [(remote.chunk_text, remote)]
-    assert missing_subject(question, quotes, [remote, *others, scope], embedder) == [
-        "contractors"
-    ]
-    assert missing_subject(question, quotes, [remote, scope, *others], embedder) == []

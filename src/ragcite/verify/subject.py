@@ -26,7 +26,6 @@ from collections.abc import Sequence
 import numpy as np
 
 from ragcite.embed.base import Embedder
-from ragcite.generate.extractive import EXTRACTIVE_MAX_CHUNKS
 from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.text.acronyms import expand_acronyms
@@ -147,19 +146,15 @@ def missing_subject(
     embedder: Embedder,
 ) -> list[str]:
     """The question's topic words that the quoted passages do not mention (empty: the
-    subject is there). `chunks` are the passages retrieved, best first: a word that one of
-    the first five holds (those an extractive answer reads) is left to the other checks
-    (the generator may have quoted the wrong one); one that only a lower passage holds is
-    missing ("Can contractors work remotely?" over the remote-work policy, when only a
-    retention schedule's scope, eighth, says "employees and contractors"). A
+    subject is there). `chunks` are all the passages retrieved: a word that one of them
+    holds is left to the other checks (the generator may have quoted the wrong one). A
     compound question misses its subject only when every part does: the generator
     answers the parts it can and says which ones the documents do not cover."""
     if not quotes:
         return []
     question = expand_acronyms(question, [_passage(c) for c in chunks])  # "PO": "purchase order"
     cited = {w for _, c in quotes for w in words(_passage(c))}
-    read = chunks[:EXTRACTIVE_MAX_CHUNKS]
-    known = {stem(w) for w in cited.union(*(words(_passage(c)) for c in read))}  # each once
+    known = {stem(w) for w in cited.union(*(words(_passage(c)) for c in chunks))}  # each once
     parts = question_parts(question)
     if len(parts) > 1:
         missing = [_missing(part, cited, known, embedder) for part in parts]
