@@ -1,6 +1,7 @@
 """FAQs, exceptions and lists, end to end: the real pipeline (ingest, retrieval, reranking,
-the extractive generator and the gate) over a plain-text FAQ and a Markdown policy with a
-bulleted list, written for these tests (tests/data/answers/)."""
+the extractive generator and the gate) over a plain-text FAQ, a Markdown policy with a
+bulleted list and a table, and an HTML travel FAQ with a list, written for these tests
+(tests/data/answers/)."""
 
 from __future__ import annotations
 
@@ -23,8 +24,12 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "answers"
 def rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
     path = tmp_path_factory.mktemp("faq") / "store.db"
     rag = Ragcite.open(load_settings(store_path=path, overrides={"cache.enabled": False}))
-    documents = [DATA / "procurement-faq.txt", DATA / "it-acceptable-use.md"]
-    assert rag.ingest(documents).added == 2
+    documents = [
+        DATA / "procurement-faq.txt",
+        DATA / "it-acceptable-use.md",
+        DATA / "travel-faq.html",
+    ]
+    assert rag.ingest(documents).added == 3
     yield rag
     rag.close()
 
@@ -104,3 +109,20 @@ def test_a_table_row_answers_a_negated_question_with_its_values(rag: Ragcite) ->
     claims = _claims(rag.ask("Which software can engineers get without approval?"))
     assert claims[0].startswith("JetBrains IDEs — ")
     assert "Approval: Automatic" in claims[0]
+
+
+def test_a_question_asking_for_a_list_gets_every_item(rag: Ragcite) -> None:
+    """The section "What you need before travelling" is what the question asks for."""
+    claims = _claims(rag.ask("What do I need before travelling abroad?"))
+    assert claims == [
+        "An approved travel request.",
+        "A valid passport for trips abroad.",
+        "The emergency number of the travel agency: +49 30 1234567.",
+    ]
+
+
+def test_a_question_about_one_item_gets_that_item(rag: Ragcite) -> None:
+    claims = _claims(rag.ask("What is the emergency number of the travel agency?"))
+    assert claims == ["The emergency number of the travel agency: +49 30 1234567."]
+    claims = _claims(rag.ask("Can I install my own software on my work laptop?"))
+    assert claims == ["Only software from the company portal may be installed."]

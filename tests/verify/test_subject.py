@@ -110,4 +110,3 @@ def test_the_word_naming_the_answers_kind_is_not_asked_for(embedder: CachedEmbed
     assert missing_subject(rival, quotes, [players], embedder) == ["doubles"]
     # ... and "what is X?" asks about X itself.
     assert missing_subject("What is a sabbatical?", quotes, [players], embedder) == ["sabbatical"]
-

@@ -33,6 +33,7 @@ from ragcite.embed.base import Embedder
 from ragcite.generate.bridge import PRONOUNS, carried_on, points_back
 from ragcite.generate.faq_answers import faq_questions, faq_relevance
 from ragcite.generate.focus import question_focus, states_focus
+from ragcite.generate.lists import whole_list
 from ragcite.generate.missing_parts import not_in_documents
 from ragcite.generate.sentence_choice import (
     WindowSentence,
@@ -165,7 +166,7 @@ class ExtractiveGenerator:
                 else:
                     chosen.append(answer)
         if len(parts) == 1 or chosen:
-            chosen.extend(self._answers(query, candidates))
+            chosen.extend(self._answers(query, candidates, window))
         claims = self._claims(query, _unique(chosen, self.embedder), candidates)
         if not claims:
             return DraftAnswer(answer_text="", claims=[], answerable=False, model_id=self.model_id)
@@ -186,9 +187,12 @@ class ExtractiveGenerator:
             return None
         return max(candidates, key=_rank)
 
-    def _answers(self, query: str, candidates: list[_Candidate]) -> list[_Candidate]:
+    def _answers(
+        self, query: str, candidates: list[_Candidate], window: list[SourceChunk]
+    ) -> list[_Candidate]:
         """The sentence most likely to answer, then those nearly as likely and as relevant,
-        the best one's neighbour when the answer may be one step on (`_next_step`), and the
+        the other items of its list when the question asks for the list (`whole_list`), the
+        best one's neighbour when the answer may be one step on (`_next_step`), and the
         best sentence of another passage that ranks close and covers more of the question
         (`_other_chunk`)."""
         ranked = sorted(candidates, key=lambda c: -_rank(c))
@@ -207,6 +211,13 @@ class ExtractiveGenerator:
                 for c in ranked[1:]
                 if c.fit == _LABEL_NAMED and c.chunk_id == best.chunk_id and c not in extras
             ]
+        listed = whole_list(query, window[best.chunk_rank], best.position)
+        extras += [
+            c
+            for c in sorted(candidates, key=lambda c: c.position)
+            if c.chunk_rank == best.chunk_rank and c.position in listed
+            and c is not best and c not in extras
+        ]  # fmt: skip
         step = _next_step(query, best, candidates)
         chosen = [best, *extras, *([step] if step is not None and step not in extras else [])]
         other = _other_chunk(query, chosen, candidates)

@@ -6,9 +6,9 @@ that none of the passages uses as such is read as the run of passage words whose
 spell it, hyphenated words counted by their parts ("multi-factor authentication" is
 "MFA"). Only the passages given are read, so an expansion is always the documents' own.
 
-    >>> expand_acronyms("What happens to an invoice without a PO?",
-    ...                 ["The supplier must quote a valid purchase order number."])
-    'What happens to an invoice without a purchase order?'
+    >>> expand_acronyms("Is MFA needed for the VPN?",
+    ...                 ["Multi-factor authentication is mandatory for the VPN."])
+    'Is Multi-factor authentication needed for the VPN?'
 """
 
 from __future__ import annotations

@@ -1,0 +1,54 @@
+"""A list the question asks for as a whole: every item of it.
+
+"What do I need before travelling?" over a section "What you need before travelling" with
+the items "- An approved travel request.", "- A valid passport …", "- The emergency number
+…" asks for the list, not for its best item. When the sentence that answers best is a list
+item (a bulleted line) and the list's title — the lead-in line ending in ":" right above
+the list, else the section heading — is what the question asks about (at least two thirds
+of the title's words, by stem, are the question's), the other items of that list answer
+too. A question about one rule in a list ("Can I install my own software?" over "Company
+devices") does not name the list's title, and gets its one item.
+
+    >>> whole_list("What do I need before travelling?", chunk, position=2)  # doctest: +SKIP
+    [1, 2, 3]
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragcite.generate.sentence_choice import stems
+from ragcite.models import SourceChunk
+from ragcite.text.sentences import split_sentences
+
+_BULLET_BEFORE = re.compile(r"[ \t]*[-*+•▪◦‣–][ \t]+")
+_TITLE_SHARE = 2 / 3
+# Words that introduce a list without saying what it is of ("Bring the following:").
+_LIST_WORDS = frozenset("following follow below list items item includ these".split())
+
+
+def whole_list(question: str, chunk: SourceChunk, position: int) -> list[int]:
+    """The positions (sentence indices in `chunk`) of the items of the list the sentence at
+    `position` belongs to, when the question asks for that list; else []."""
+    text = chunk.chunk_text
+    spans = split_sentences(text)
+    items = [_is_item(text, start) for start, _ in spans]
+    if not 0 <= position < len(spans) or not items[position]:
+        return []
+    first, last = position, position
+    while first > 0 and items[first - 1]:
+        first -= 1
+    while last + 1 < len(spans) and items[last + 1]:
+        last += 1
+    lead = text[slice(*spans[first - 1])].rstrip() if first > 0 else ""
+    title = lead if lead.endswith(":") else chunk.section_heading or ""
+    wanted = stems(title) - _LIST_WORDS
+    if not wanted or len(wanted & stems(question)) < _TITLE_SHARE * len(wanted):
+        return []
+    return list(range(first, last + 1))
+
+
+def _is_item(text: str, start: int) -> bool:
+    """Whether the sentence starting at `start` opens a bulleted line."""
+    line_start = text.rfind("\n", 0, start) + 1
+    return line_start < start and _BULLET_BEFORE.fullmatch(text, line_start, start) is not None

@@ -1,0 +1,26 @@
+"""A list the question asks for as a whole: `whole_list`."""
+
+from __future__ import annotations
+
+from ragcite.generate.lists import whole_list
+from tests.generate.chunks import passage_chunk
+
+LEAD_IN = "Bring the following:\n- a laptop.\n- your badge.\n\nParking is free."
+HEADED = "- Devices must be locked.\n- Only portal software may be installed."
+
+
+def test_the_lead_in_line_is_the_lists_title() -> None:
+    chunk = passage_chunk("c1", LEAD_IN)
+    assert whole_list("What should I bring on my first day?", chunk, 1) == [1, 2]
+    assert whole_list("What should I bring on my first day?", chunk, 2) == [1, 2]
+
+
+def test_the_section_heading_is_the_title_without_a_lead_in() -> None:
+    chunk = passage_chunk("c1", HEADED, heading="Rules for company devices")
+    assert whole_list("What are the rules for company devices?", chunk, 0) == [0, 1]
+
+
+def test_a_question_about_one_item_or_a_sentence_outside_a_list_gets_none() -> None:
+    headed = passage_chunk("c1", HEADED, heading="Company devices")
+    assert whole_list("Can I install my own software?", headed, 1) == []
+    assert whole_list("What should I bring?", passage_chunk("c2", LEAD_IN), 3) == []
