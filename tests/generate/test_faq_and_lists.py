@@ -126,3 +126,19 @@ def test_a_question_about_one_item_gets_that_item(rag: Ragcite) -> None:
     assert claims == ["The emergency number of the travel agency: +49 30 1234567."]
     claims = _claims(rag.ask("Can I install my own software on my work laptop?"))
     assert claims == ["Only software from the company portal may be installed."]
+
+
+def test_items_of_one_list_are_not_near_duplicates(embedder: CachedEmbedder) -> None:
+    """ "Below 99.9%: a credit of 10%" and "Below 99.0%: … 25%" say different things."""
+    text = (
+        "If availability falls below the commitment, customers get a service credit:\n\n"
+        "- Below 99.9% but at least 99.0%: a credit of 10% of the monthly fee.\n"
+        "- Below 99.0% but at least 95.0%: a credit of 25% of the monthly fee.\n"
+        "- Below 95.0%: a credit of 50% of the monthly fee."
+    )
+    chunk = passage_chunk("c1", text, heading="Service credits")
+    question = "What service credit does a customer get if availability drops to 98%?"
+    claims = ExtractiveGenerator(embedder).generate(question, [chunk]).claims
+    assert "Below 99.0% but at least 95.0%: a credit of 25% of the monthly fee." in [
+        c.claim_text for c in claims
+    ]

@@ -24,3 +24,16 @@ def test_a_question_about_one_item_or_a_sentence_outside_a_list_gets_none() -> N
     headed = passage_chunk("c1", HEADED, heading="Company devices")
     assert whole_list("Can I install my own software?", headed, 1) == []
     assert whole_list("What should I bring?", passage_chunk("c2", LEAD_IN), 3) == []
+
+
+def test_a_lead_in_that_answers_brings_its_list() -> None:
+    """A sentence ending in ":" says its answer is the list below it, whatever the question."""
+    text = (
+        "Every expense above the limits below must be approved before the money is spent:\n\n"
+        "- Up to $500: approved by your line manager.\n"
+        "- Above $500: approved by your department head.\n\n"
+        "Receipts are kept for seven years."
+    )
+    chunk = passage_chunk("c1", text, heading="Approval thresholds")
+    assert whole_list("Who approves a $700 expense?", chunk, 0) == [1, 2]
+    assert whole_list("How long are receipts kept?", chunk, 3) == []

@@ -357,11 +357,13 @@ def _rank(candidate: _Candidate) -> float:
 
 
 def _unique(chosen: list[_Candidate], embedder: Embedder) -> list[_Candidate]:
-    """`chosen` without repeats and near-duplicates (first kept). Rows of a table are alike
-    by design ("Priority — Response time: 4 hours", "Critical — … 30 minutes"): a row is a
-    duplicate only of the same text."""
+    """`chosen` without repeats and near-duplicates (first kept): a near-duplicate restates
+    a kept sentence in another chunk (chunks overlap). Rows of a table are alike by design
+    ("Priority — Response time: 4 hours", "Critical — … 30 minutes"), and so are the items
+    of a list in one chunk ("Below 99.9%: a credit of 10%", "Below 99.0%: … 25%"): a row is
+    a duplicate only of the same text, a sentence only of one in another chunk."""
     kept: list[_Candidate] = []
-    vectors: list[np.ndarray] = []
+    vectors: list[tuple[str, np.ndarray]] = []
     for candidate in chosen:
         if any(k.chunk_id == candidate.chunk_id and k.start == candidate.start for k in kept):
             continue
@@ -370,8 +372,11 @@ def _unique(chosen: list[_Candidate], embedder: Embedder) -> list[_Candidate]:
                 kept.append(candidate)
             continue
         vector = embedder.embed([candidate.text_in_context])[0]  # cached by _score
-        if any(float(vector @ v) >= _DUPLICATE_SIMILARITY for v in vectors):
+        if any(
+            chunk_id != candidate.chunk_id and float(vector @ v) >= _DUPLICATE_SIMILARITY
+            for chunk_id, v in vectors
+        ):
             continue
         kept.append(candidate)
-        vectors.append(vector)
+        vectors.append((candidate.chunk_id, vector))
     return kept

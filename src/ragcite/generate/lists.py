@@ -7,7 +7,9 @@ item (a bulleted line) and the list's title — the lead-in line ending in ":" r
 the list, else the section heading — is what the question asks about (at least two thirds
 of the title's words, by stem, are the question's), the other items of that list answer
 too. A question about one rule in a list ("Can I install my own software?" over "Company
-devices") does not name the list's title, and gets its one item.
+devices") does not name the list's title, and gets its one item. A lead-in that answers
+best ("Every expense above the limits below must be approved:") brings its list: it says
+the answer is there.
 
     >>> whole_list("What do I need before travelling?", chunk, position=2)  # doctest: +SKIP
     [1, 2, 3]
@@ -29,12 +31,21 @@ _LIST_WORDS = frozenset("following follow below list items item includ these".sp
 
 def whole_list(question: str, chunk: SourceChunk, position: int) -> list[int]:
     """The positions (sentence indices in `chunk`) of the items of the list the sentence at
-    `position` belongs to, when the question asks for that list; else []."""
+    `position` belongs to, when the question asks for that list, or that it introduces
+    (a lead-in ending in ":" says the list is its answer); else []."""
     text = chunk.chunk_text
     spans = split_sentences(text)
     items = [_is_item(text, start) for start, _ in spans]
-    if not 0 <= position < len(spans) or not items[position]:
+    if not 0 <= position < len(spans):
         return []
+    if not items[position]:
+        introduced = position + 1 < len(spans) and items[position + 1]
+        if not (introduced and text[slice(*spans[position])].rstrip().endswith(":")):
+            return []
+        last = position + 1
+        while last + 1 < len(spans) and items[last + 1]:
+            last += 1
+        return list(range(position + 1, last + 1))
     first, last = position, position
     while first > 0 and items[first - 1]:
         first -= 1
