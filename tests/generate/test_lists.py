@@ -37,3 +37,10 @@ def test_a_lead_in_that_answers_brings_its_list() -> None:
     chunk = passage_chunk("c1", text, heading="Approval thresholds")
     assert whole_list("Who approves a $700 expense?", chunk, 0) == [1, 2]
     assert whole_list("How long are receipts kept?", chunk, 3) == []
+
+
+def test_numbered_steps_are_a_list() -> None:
+    text = "To request access:\n1. Open the portal.\n2. Choose the system.\n3. Submit the form."
+    chunk = passage_chunk("c1", text, heading="Access requests")
+    assert whole_list("How do I request access?", chunk, 0) == [1, 2, 3]
+    assert whole_list("How do I request access?", chunk, 2) == [1, 2, 3]

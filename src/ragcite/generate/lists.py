@@ -3,7 +3,7 @@
 "What do I need before travelling?" over a section "What you need before travelling" with
 the items "- An approved travel request.", "- A valid passport …", "- The emergency number
 …" asks for the list, not for its best item. When the sentence that answers best is a list
-item (a bulleted line) and the list's title — the lead-in line ending in ":" right above
+item (a bulleted or numbered line) and the list's title — the lead-in line ending in ":" right above
 the list, else the section heading — is what the question asks about (at least two thirds
 of the title's words, by stem, are the question's), the other items of that list answer
 too. A question about one rule in a list ("Can I install my own software?" over "Company
@@ -24,6 +24,7 @@ from ragcite.models import SourceChunk
 from ragcite.text.sentences import split_sentences
 
 _BULLET_BEFORE = re.compile(r"[ \t]*[-*+•▪◦‣–][ \t]+")
+_NUMBERED = re.compile(r"\(?\d{1,2}[.)][ \t]+\S")
 _TITLE_SHARE = 2 / 3
 # Words that introduce a list without saying what it is of ("Bring the following:").
 _LIST_WORDS = frozenset("following follow below list items item includ these".split())
@@ -35,7 +36,7 @@ def whole_list(question: str, chunk: SourceChunk, position: int) -> list[int]:
     (a lead-in ending in ":" says the list is its answer); else []."""
     text = chunk.chunk_text
     spans = split_sentences(text)
-    items = [_is_item(text, start) for start, _ in spans]
+    items = [_is_item(text, start, end) for start, end in spans]
     if not 0 <= position < len(spans):
         return []
     if not items[position]:
@@ -59,7 +60,10 @@ def whole_list(question: str, chunk: SourceChunk, position: int) -> list[int]:
     return list(range(first, last + 1))
 
 
-def _is_item(text: str, start: int) -> bool:
-    """Whether the sentence starting at `start` opens a bulleted line."""
+def _is_item(text: str, start: int, end: int) -> bool:
+    """Whether the sentence at text[start:end] opens a bulleted line, or a numbered one
+    ("2. Collect your badge.", the number kept in the sentence)."""
     line_start = text.rfind("\n", 0, start) + 1
-    return line_start < start and _BULLET_BEFORE.fullmatch(text, line_start, start) is not None
+    if line_start < start:
+        return _BULLET_BEFORE.fullmatch(text, line_start, start) is not None
+    return _NUMBERED.match(text, start, end) is not None
