@@ -8,9 +8,9 @@ import pytest
 
 from ragcite.config import load_settings
 from ragcite.errors import InputError
-from ragcite.models import QuoteStatus
 from ragcite.pipeline import Ragcite
 from ragcite.trace import NOT_FOUND_TEXT
+from tests.verified_quotes import assert_quotes_verified
 
 from .conftest import DEMO
 
@@ -43,13 +43,7 @@ def test_answers_cite_verified_quotes(
     assert response.answerable
     assert words in response.answer_text
     assert response.cited_claims
-    for claim in response.cited_claims:
-        assert claim.verified
-        for citation in claim.citations:
-            chunk = response.chunk(citation.chunk_id)
-            assert chunk is not None
-            assert citation.quote_status is QuoteStatus.EXACT
-            assert chunk.chunk_text[citation.quote_start : citation.quote_end] == citation.quote
+    assert_quotes_verified(response)
     assert any(c.document_id == document_id for c in response.source_chunks)
     assert 0.0 < response.overall_confidence <= 1.0
     assert {"retrieve", "rerank", "generate", "verify", "score", "total"} <= set(

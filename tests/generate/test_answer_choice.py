@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from ragcite.config import load_settings
-from ragcite.models import CitedResponse, QuoteStatus
+from ragcite.models import CitedResponse
 from ragcite.pipeline import Ragcite
+from tests.verified_quotes import assert_quotes_verified
 
 POLICY = Path(__file__).resolve().parents[1] / "data" / "answers" / "api-usage-policy.md"
 
@@ -41,13 +42,7 @@ def policy_rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
 
 def _quotes_verified(response: CitedResponse) -> None:
     assert response.cited_claims
-    for claim in response.cited_claims:
-        assert claim.verified
-        for citation in claim.citations:
-            chunk = response.chunk(citation.chunk_id)
-            assert chunk is not None
-            assert citation.quote_status is QuoteStatus.EXACT
-            assert chunk.chunk_text[citation.quote_start : citation.quote_end] == citation.quote
+    assert_quotes_verified(response)
 
 
 def test_what_happens_is_answered_by_the_consequence_not_the_limit(policy_rag: Ragcite) -> None:

@@ -13,9 +13,10 @@ import pytest
 from ragcite.config import load_settings
 from ragcite.embed.cached import CachedEmbedder
 from ragcite.generate.extractive import ExtractiveGenerator
-from ragcite.models import CitedResponse, QuoteStatus
+from ragcite.models import CitedResponse
 from ragcite.pipeline import Ragcite
 from tests.generate.chunks import passage_chunk
+from tests.verified_quotes import assert_quotes_verified
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "answers"
 
@@ -37,13 +38,7 @@ def rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
 def _claims(response: CitedResponse) -> list[str]:
     """The claims, each checked: verified, quoted exactly at its offsets."""
     assert response.answerable, response.confidence_reason
-    for claim in response.cited_claims:
-        assert claim.verified
-        for citation in claim.citations:
-            chunk = response.chunk(citation.chunk_id)
-            assert chunk is not None
-            assert citation.quote_status is QuoteStatus.EXACT
-            assert chunk.chunk_text[citation.quote_start : citation.quote_end] == citation.quote
+    assert_quotes_verified(response)
     return [c.claim_text for c in response.cited_claims]
 
 
