@@ -46,3 +46,7 @@ def test_a_run_must_start_and_end_on_content_words() -> None:
     assert expand_acronyms(
         "Is the TO ready?", ["Send it to the office. Send it to the office."]
     ) == ("Is the TO ready?")
+
+
+def test_a_question_in_capitals_has_no_acronyms() -> None:
+    assert expand_acronyms("HOW SOON WILL I GET A PO?", FAQ) == "HOW SOON WILL I GET A PO?"

@@ -102,6 +102,7 @@ _ANAPHOR = re.compile(
 # generator's claims held the answer for 2 more of 164 held-out SQuAD questions and 9 more
 # of 300 HaluEval ones, and no demo answer changed (bench/answer_choice.py).
 _CONTINUES = re.compile(rf"^\W*(?:(?:{PRONOUNS}|This|These|Those)\b|The\s+(?:latter|former)\b)")
+# The foci on which a rule's exception joins the rule (see `_EXCEPTION`).
 _EXCEPTS = re.compile(rf"^\W*(?:{_EXCEPTION})")
 _YES_NO_FOCI = frozenset(("permission", "yes_no"))
 # The best sentence of another passage joins when it ranks within this margin of the best

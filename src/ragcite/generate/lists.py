@@ -3,13 +3,13 @@
 "What do I need before travelling?" over a section "What you need before travelling" with
 the items "- An approved travel request.", "- A valid passport …", "- The emergency number
 …" asks for the list, not for its best item. When the sentence that answers best is a list
-item (a bulleted or numbered line) and the list's title — the lead-in line ending in ":" right above
-the list, else the section heading — is what the question asks about (at least two thirds
-of the title's words, by stem, are the question's), the other items of that list answer
-too. A question about one rule in a list ("Can I install my own software?" over "Company
-devices") does not name the list's title, and gets its one item. A lead-in that answers
-best ("Every expense above the limits below must be approved:") brings its list: it says
-the answer is there.
+item (a bulleted or numbered line) and the list's title — the lead-in line ending in ":"
+right above the list, else the section heading — is what the question asks about (at
+least two thirds of the title's words, by stem, are the question's), the other items of
+that list answer too. A question about one rule in a list ("Can I install my own
+software?" over "Company devices") does not name the list's title, and gets its one item.
+A lead-in that answers best ("Every expense above the limits below must be approved:")
+brings its list: it says the answer is there.
 
     >>> whole_list("What do I need before travelling?", chunk, position=2)  # doctest: +SKIP
     [1, 2, 3]

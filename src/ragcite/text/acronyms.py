@@ -27,7 +27,7 @@ def expand_acronyms(question: str, passages: Sequence[str]) -> str:
     """`question` with each acronym that the passages spell out but never write replaced
     by their words (the question unchanged when there is none)."""
     found = {m.group(1) for m in _ACRONYM.finditer(question)}
-    if not found:
+    if not found or _shouted(question):
         return question
     expansions: dict[str, str] = {}
     for acronym in sorted(found):
@@ -46,6 +46,13 @@ def expand_acronyms(question: str, passages: Sequence[str]) -> str:
         return words if words.endswith("s") else words + match.group(2)
 
     return _ACRONYM.sub(replace, question)
+
+
+def _shouted(question: str) -> bool:
+    """Whether the question is written in capitals ("WHAT IS THE PO LIMIT?"): its words
+    are not acronyms."""
+    letters = [ch for ch in question if ch.isalpha()]
+    return sum(ch.isupper() for ch in letters) > len(letters) / 2
 
 
 def _spelled_out(acronym: str, passages: Sequence[str]) -> str | None:
