@@ -13,9 +13,9 @@ from ragcite.text.words import words
 from ragcite.verify.folded_search import find_normalized, fold_text, words_haystack
 from ragcite.verify.normalize import (
     LOWERS_TO_TWO,
-    _has_other_ascii_space,
     _normalize_each_char,
     case_folded,
+    has_other_ascii_space,
     normalize,
     regular_spaces,
 )
@@ -125,7 +125,7 @@ def test_whitespace_other_than_the_space_is_told_apart_from_it() -> None:
         char = chr(code)
         other = char.isspace() and char != " "
         if code < 128:
-            assert _has_other_ascii_space(f"a{char}b") == other, code
+            assert has_other_ascii_space(f"a{char}b") == other, code
         assert regular_spaces(f"a{char}b") == (not other), code
         assert regular_spaces(f"\u00e9{char}b") == (not other), code  # not ASCII
 

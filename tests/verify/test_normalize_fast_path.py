@@ -12,6 +12,7 @@ from ragcite.verify.normalize import (
     normalize,
     normalize_with_map,
     regular_spaces,
+    regular_spaces_before,
 )
 
 # Plain letters and spaces (the fast path) mixed with what folds, resizes or joins.
@@ -53,3 +54,17 @@ def test_unprintable_characters_that_are_not_whitespace_keep_spacing_regular() -
     # A text that does not print is checked character by character for whitespace.
     assert regular_spaces("\u00e9\u00adb \u200bc")
     assert not regular_spaces("\u00e9\u00adb\u2003c")
+
+
+def test_spacing_before_a_regular_needle_is_told_as_of_text_and_needle_together() -> None:
+    # `regular_spaces_before` tests the text before a needle alone: it must say what
+    # `regular_spaces` says of that text and the needle (spaced regularly) together.
+    rng = random.Random(5)
+    pieces = [*"ab\u00e9 ", "  ", "\t", "\n", "\u00a0", "\u2003", "\u200b", "\x1f"]
+    needles = ["kept", "kept for 3 days", "\u00e9t\u00e9 x", "a"]
+    for _ in range(4000):
+        head = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        needle = rng.choice(needles)
+        tail = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 4)))
+        text = head + needle + tail
+        assert regular_spaces_before(text, len(head)) == regular_spaces(head + needle), repr(text)

@@ -3,6 +3,7 @@ what the general path gives: the same status and the same offsets."""
 
 from __future__ import annotations
 
+import random
 import sys
 
 import pytest
@@ -51,3 +52,23 @@ def test_a_backtick_is_folded_in_text_that_is_ascii_once_its_dashes_are() -> Non
     # The scan over folding characters stops once the text is ASCII: not before "`".
     assert _replace_folding("a \u2013 b`s") == ("a - b's", True)
     assert locate_quote("B'S NEW", "a \u2013 b`s new") == QuoteMatch(QuoteStatus.NORMALIZED, 4, 11)
+
+
+def test_an_ascii_needle_is_the_normalised_quote() -> None:
+    # Runs of two spaces are collapsed by a replace, anything else by splitting: both as
+    # `normalize` collapses whitespace.
+    rng = random.Random(3)
+    pieces = ["Kept", "for", "35", "DAYS", "`s", " ", "  ", "   ", "\t", "\x0b", "\x1f", "\r"]
+    for _ in range(4000):
+        quote = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 12))).strip()
+        if quote:
+            assert quotes_module._ascii_needle(quote) == normalize(quote), repr(quote)
+
+
+def test_a_quote_that_needs_no_stripping_is_checked_as_a_stripped_one() -> None:
+    # A quote from a letter or digit to a kept character skips the strips: padded with
+    # spaces, it is stripped back to itself and must get the same answer.
+    cases = ASCII_CASES.cases(seed=9, count=3000)
+    cases += [("Kept for 35 days'", "kept for 35 days"), ("7 days\u00bb", "7 days")]
+    for quote, text in cases:
+        assert locate_quote(quote, text) == locate_quote(f" {quote} ", text), (quote, text)

@@ -298,15 +298,35 @@ def regular_spaces(text: str) -> bool:
     if text.startswith(" ") or text.endswith(" ") or "  " in text:
         return False
     if text.isascii():
-        return not _has_other_ascii_space(text)
+        return not has_other_ascii_space(text)
     # Every whitespace character but the space is unprintable (a test holds it): one pass
     # over a text that prints is cheaper than a scan for each of 28 such characters.
     return text.isprintable() or (
-        not _has_other_ascii_space(text) and not _has_non_ascii_space(text)
+        not has_other_ascii_space(text) and not _has_non_ascii_space(text)
     )
 
 
-def _has_other_ascii_space(text: str) -> bool:
+def regular_spaces_before(text: str, end: int) -> bool:
+    """`regular_spaces(text[:stop])` for a `text` spaced regularly from `end` to `stop`
+    with no whitespace at either end of that stretch (a normalised needle found at `end`):
+    the text before it alone is tested, where it may end on one space.
+
+    >>> regular_spaces_before("kept  for 3 years", 10), regular_spaces_before("a  b c", 5)
+    (False, False)
+    >>> regular_spaces_before("kept for 3 years", 9), regular_spaces_before(" b", 1)
+    (True, False)
+    """
+    head = text[:end]  # `regular_spaces` but for its end, where one space may be
+    if head.startswith(" ") or "  " in head:
+        return False
+    if head.isascii():
+        return not has_other_ascii_space(head)
+    return head.isprintable() or (
+        not has_other_ascii_space(head) and not _has_non_ascii_space(head)
+    )
+
+
+def has_other_ascii_space(text: str) -> bool:
     """True when `text` holds an ASCII whitespace character other than the space. Spelled
     out: each test is one memchr in C, together a third of a loop over them and a fifth of
     `str.isprintable`."""

@@ -29,7 +29,13 @@ from ragcite.verify.folded_search import (
     words_haystack,
 )
 from ragcite.verify.markers import may_hold_marker, strip_citation_markers
-from ragcite.verify.normalize import case_folded, has_broken_words, normalize, regular_spaces
+from ragcite.verify.normalize import (
+    case_folded,
+    has_broken_words,
+    has_other_ascii_space,
+    normalize,
+    regular_spaces_before,
+)
 
 _ELLIPSIS = re.compile(r"\s*(?:\.\.\.|\u2026|\[\.\.\.\]|\[…\])\s*")
 _TRIM = " \t\n\"'“”‘’«»"
@@ -37,6 +43,9 @@ _TRIM = " \t\n\"'“”‘’«»"
 _MIN_PART_WORDS = 2
 # A quote that opens on one of these has words (`has_words`), without a regular expression.
 _ASCII_LETTERS_AND_DIGITS = frozenset(string.ascii_letters + string.digits)
+# A quote that ends on one of these (printable ASCII, neither whitespace nor in `_TRIM`)
+# keeps its last character through `locate_quote`'s strips.
+_KEPT_LAST = frozenset(chr(c) for c in range(0x21, 0x7F)) - frozenset(_TRIM)
 
 
 _NOT_FOUND = QuoteStatus.NOT_FOUND
@@ -65,9 +74,12 @@ def _match(status: QuoteStatus, start: int, end: int) -> QuoteMatch:
 
 def locate_quote(quote: str, text: str) -> QuoteMatch:
     """Where `quote` lies in `text`, and how strictly it matched."""
-    quote = quote.strip().strip(_TRIM).strip()
-    if not quote or (quote[0] not in _ASCII_LETTERS_AND_DIGITS and not has_words(quote)):
-        return NOT_FOUND
+    # A quote from a letter or digit to a character that none of the strips removes is
+    # already stripped (and has words): the commonest, without three calls.
+    if not quote or quote[0] not in _ASCII_LETTERS_AND_DIGITS or quote[-1] not in _KEPT_LAST:
+        quote = quote.strip().strip(_TRIM).strip()
+        if not quote or (quote[0] not in _ASCII_LETTERS_AND_DIGITS and not has_words(quote)):
+            return NOT_FOUND
     at = text.find(quote)
     if at >= 0:
         return tuple.__new__(QuoteMatch, (_EXACT, at, at + len(quote)))  # as `_match`
@@ -119,18 +131,23 @@ def _locate_inexact(quote: str, text: str) -> QuoteMatch:
     needle = _ascii_needle(quote) if quote.isascii() else normalize(quote)
     folded = fold_text(text)  # once, for the searches and for the words
     at = folded.lowered.find(needle)
-    if at >= 0 and folded.in_place and regular_spaces(folded.lowered[: at + len(needle)]):
-        return _match(_NORMALIZED, at, at + len(needle))  # as `find_folded`
+    # As `find_folded`; the needle is spaced regularly: only the text before it is tested.
+    if at >= 0 and folded.in_place and regular_spaces_before(folded.lowered, at):
+        return tuple.__new__(QuoteMatch, (_NORMALIZED, at, at + len(needle)))  # as `_match`
     return _locate_folded(quote, text, needle, folded, at)
 
 
 def _ascii_needle(quote: str) -> str:
     """`normalize(quote)` for a stripped ASCII quote (`locate_quote` strips it)."""
     needle = (quote.replace("`", "'") if "`" in quote else quote).lower()
-    # Stripped, it has no whitespace at its ends; printable, none but spaces inside.
-    if "  " in needle or not needle.isprintable():
-        return " ".join(needle.split())
-    return needle
+    # Stripped, it has no whitespace at its ends. Runs of two spaces, the commonest spacing
+    # to collapse, are made one by one replace (half the cost of splitting into words).
+    if "  " in needle:
+        needle = needle.replace("  ", " ")
+        if "  " in needle:  # a run of three or more
+            return " ".join(needle.split())
+    # Nine scans for the other whitespace, together a third of one `str.isprintable`.
+    return " ".join(needle.split()) if has_other_ascii_space(needle) else needle
 
 
 def _locate_ascii(quote: str, text: str) -> QuoteMatch:
@@ -141,8 +158,8 @@ def _locate_ascii(quote: str, text: str) -> QuoteMatch:
     lowered = (text.replace("`", "'") if "`" in text else text).lower()
     at = lowered.find(needle)
     if at >= 0:
-        if regular_spaces(lowered[: at + len(needle)]):
-            return _match(_NORMALIZED, at, at + len(needle))
+        if regular_spaces_before(lowered, at):  # the needle is spaced regularly itself
+            return tuple.__new__(QuoteMatch, (_NORMALIZED, at, at + len(needle)))  # `_match`
     # As `_absent` (no line break: no word broken across lines), without its calls.
     elif not may_hold_marker(quote) and _ascii_word_missing(needle, lowered):
         return NOT_FOUND
