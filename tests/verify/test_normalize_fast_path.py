@@ -13,6 +13,7 @@ from ragcite.verify.normalize import (
     normalize_with_map,
     regular_spaces,
     regular_spaces_before,
+    resized_chars,
 )
 
 # Plain letters and spaces (the fast path) mixed with what folds, resizes or joins.
@@ -68,3 +69,15 @@ def test_spacing_before_a_regular_needle_is_told_as_of_text_and_needle_together(
         tail = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 4)))
         text = head + needle + tail
         assert regular_spaces_before(text, len(head)) == regular_spaces(head + needle), repr(text)
+
+
+def test_resized_characters_are_found_where_they_stand() -> None:
+    # Each character that folds to other than one, found by a scan per such character,
+    # in text order: as a look at every character finds them.
+    sizes = {"\u2026": 3, "\ufb03": 3, "\ufb01": 2, "\u00ad": 0, "\u200b": 0, "\u0130": 2}
+    rng = random.Random(8)
+    alphabet = [*sizes, "a", " ", "\u2013", "\u00e9", "\u0101", "0", "&"]
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        expected = [(i, sizes[c]) for i, c in enumerate(text) if c in sizes]
+        assert resized_chars(text) == expected, repr(text)

@@ -18,6 +18,7 @@ from ragcite.verify.normalize import (
     case_folded,
     collapsed_origin,
     fold_lowered,
+    folded_forms,
     has_broken_words,
     normalize_with_map,
     origin_map,
@@ -56,6 +57,9 @@ def fold_text(text: str, *, join_broken_words: bool = False) -> FoldedText:
     if text.isascii() and "\n" not in text:  # the common case, without a call
         lowered = (text.replace("`", "'") if "`" in text else text).lower()
         return tuple.__new__(FoldedText, (text, lowered, True))
+    if not join_broken_words and not text.isascii():  # the next commonest, as `fold_lowered`
+        lowered, _, in_place = folded_forms(text)
+        return tuple.__new__(FoldedText, (text, lowered, in_place))
     return tuple.__new__(
         FoldedText, (text, *fold_lowered(text, join_broken_words=join_broken_words))
     )
