@@ -8,7 +8,10 @@ import pytest
 
 from ragcite.verify.normalize import (
     _casefold,
+    _lower_growing,
     _normalize_each_char,
+    _replace_folding,
+    folded_forms,
     normalize,
     normalize_with_map,
     regular_spaces,
@@ -81,3 +84,25 @@ def test_resized_characters_are_found_where_they_stand() -> None:
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
         expected = [(i, sizes[c]) for i, c in enumerate(text) if c in sizes]
         assert resized_chars(text) == expected, repr(text)
+
+
+def _folded_forms_at_length(text: str) -> tuple[str, str, bool]:
+    """`folded_forms` the plain way: every folding character replaced, then case-folded."""
+    folded, in_place = _replace_folding(text)
+    case = folded.casefold()
+    lowered = case if len(case) == len(folded) else _lower_growing(folded)
+    return lowered, case, in_place and len(lowered) == len(text)
+
+
+def test_latin1_text_is_folded_as_the_plain_way_folds_it() -> None:
+    # Text that is Latin-1 once its commonest folding characters are replaced is folded
+    # and case-folded by one bytes.translate: the same forms as the plain way.
+    every = "".join(map(chr, range(256)))
+    assert folded_forms(every) == _folded_forms_at_length(every)
+    rng = random.Random(4)
+    latin1 = ["a", "Z", " ", "\u00c9", "\u00e9", "\u00b4", "\u00ab", "\u00bb", "\u00ad", "\u00a0"]
+    others = ["\u2013", "\u2019", "\u2026", "\ufb01", "\u0101", "\u00b5", "\u00df", "\u0130", "`"]
+    for _ in range(4000):
+        alphabet = latin1 + rng.sample(others, rng.randint(0, 3))
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 30)))
+        assert folded_forms(text) == _folded_forms_at_length(text), repr(text)

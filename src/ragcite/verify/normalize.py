@@ -189,12 +189,14 @@ def _fold_char(match: re.Match[str]) -> str:
     return _FOLD_CHARS[match.group()]
 
 
-def _replace_folding(text: str) -> tuple[str, bool]:
-    """`text` with each character that folds replaced (the ellipsis by "..."); True when
-    each replaced character became exactly one. A scan per folding character is cheaper
-    than a regular expression's callback per match."""
+def _replace_folding(
+    text: str, items: tuple[tuple[str, str], ...] = _FOLD_ITEMS
+) -> tuple[str, bool]:
+    """`text` with each character that folds (of `items`) replaced (the ellipsis by "...");
+    True when each replaced character became exactly one. A scan per folding character is
+    cheaper than a regular expression's callback per match."""
     resized = False
-    for char, folded in _FOLD_ITEMS:
+    for char, folded in items:
         if char in text:
             text = text.replace(char, folded)
             resized = resized or len(folded) != 1
@@ -210,12 +212,23 @@ def folded_forms(text: str) -> tuple[str, str, bool]:
     """For non-ASCII `text`, its folding characters replaced and then: lowered (as
     `fold_lowered`), case-folded (as `case_folded`), and whether each character of `text`
     became exactly one."""
-    folded, folds_in_place = _replace_folding(text)
-    case = _casefold(folded)
+    folded, in_place = _replace_folding(text, _COMMON_FOLDS)  # stops once ASCII
+    if folded.isascii():
+        case = folded.lower()
+    else:
+        raw = folded.encode("latin-1", "ignore")
+        if len(raw) == len(folded) and not any(map(raw.__contains__, _LATIN1_UNFOLDABLE)):
+            # Latin-1, so are its other folding characters: folded with the case at once.
+            case = raw.translate(_LATIN1_FOLD_CASEFOLD, b"\xad").decode("latin-1")
+            return case, case, in_place and len(case) == len(folded)
+        rest, rest_in_place = _replace_folding(folded, _OTHER_FOLDS)
+        # Unchanged, it is still not Latin-1 (or holds "µ" or "ß"): not tested again.
+        case = folded.casefold() if rest is folded else _casefold(rest)
+        folded, in_place = rest, in_place and rest_in_place
     # As in `_normalize_each_char`: lower() where casefold grows ("ß"; "İ" lowers to two).
     lowered = case if len(case) == len(folded) else _lower_growing(folded)
     # No character case-folds or lowers to none: the same length means one for one.
-    return lowered, case, folds_in_place and len(lowered) == len(text)
+    return lowered, case, in_place and len(lowered) == len(text)
 
 
 def _casefold(text: str) -> str:
@@ -239,6 +252,12 @@ def _latin1_casefold(code: int) -> int | None:
 _LATIN1_END = 256
 _LATIN1_UNFOLDABLE = [c for c in range(_LATIN1_END) if _latin1_casefold(c) is None]
 _LATIN1_CASEFOLD = bytes(_latin1_casefold(c) or c for c in range(_LATIN1_END))
+# Each Latin-1 character folded (to one character; the soft hyphen is deleted), then
+# case-folded; the commonest folding characters first, then the others (`folded_forms`).
+_LATIN1_FOLD_CASEFOLD = bytes(
+    _LATIN1_CASEFOLD[ord(_FOLD_CHARS.get(chr(c), "") or chr(c))] for c in range(_LATIN1_END)
+)
+_COMMON_FOLDS, _OTHER_FOLDS = _FOLD_ITEMS[: len(_FIRST_FOLDS)], _FOLD_ITEMS[len(_FIRST_FOLDS) :]
 
 
 def clear_caches() -> None:
