@@ -140,14 +140,11 @@ def _locate_inexact(quote: str, text: str) -> QuoteMatch:
 def _ascii_needle(quote: str) -> str:
     """`normalize(quote)` for a stripped ASCII quote (`locate_quote` strips it)."""
     needle = (quote.replace("`", "'") if "`" in quote else quote).lower()
-    # Stripped, it has no whitespace at its ends. Runs of two spaces, the commonest spacing
-    # to collapse, are made one by one replace (half the cost of splitting into words).
-    if "  " in needle:
-        needle = needle.replace("  ", " ")
-        if "  " in needle:  # a run of three or more
-            return " ".join(needle.split())
-    # Nine scans for the other whitespace, together a third of one `str.isprintable`.
-    return " ".join(needle.split()) if has_other_ascii_space(needle) else needle
+    # Stripped, it has no whitespace at its ends; inside, two spaces in a row or other
+    # whitespace (nine scans, together half the time of one `str.isprintable`) are made one.
+    if "  " in needle or has_other_ascii_space(needle):
+        return " ".join(needle.split())
+    return needle
 
 
 def _locate_ascii(quote: str, text: str) -> QuoteMatch:
