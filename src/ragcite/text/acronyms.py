@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from ragcite.text.words import STOPWORDS
 
 _ACRONYM = re.compile(r"\b([A-Z]{2,6})(s?)\b")
 _PART = re.compile(r"[^\W\d_]+")
+_APART = "\x1f"  # joins the passages: neither a word nor a space
 _INNER = frozenset("a an the of and or to for in on at by with".split())
 
 
@@ -30,10 +32,11 @@ def expand_acronyms(question: str, passages: Sequence[str]) -> str:
     if not found or _shouted(question):
         return question
     expansions: dict[str, str] = {}
+    text = _APART.join(passages)  # one search each, never across two passages
     for acronym in sorted(found):
-        if any(re.search(rf"\b{acronym}s?\b", p) for p in passages):
+        if re.search(rf"\b{acronym}s?\b", text):
             continue  # the documents use the acronym itself
-        spelled = _spelled_out(acronym, passages)
+        spelled = _spelled_out(acronym, text)
         if spelled is not None:
             expansions[acronym] = spelled
     if not expansions:
@@ -55,45 +58,38 @@ def _shouted(question: str) -> bool:
     return sum(ch.isupper() for ch in letters) > len(letters) / 2
 
 
-def _spelled_out(acronym: str, passages: Sequence[str]) -> str | None:
-    """The run of words in `passages` whose initials spell `acronym` (case ignored; "of",
-    "and" and the like may be skipped), as first written: the most frequent such run, and
-    for a two-letter acronym only one written at least twice or in capitals ("Purchase
-    Order"), since two words chance to spell two letters often."""
-    letters = acronym.lower()
+def _spelled_out(acronym: str, text: str) -> str | None:
+    """The run of words in `text` (the passages, joined) whose initials spell `acronym`
+    (case ignored; "of", "and" and the like may be skipped), as first written: the most
+    frequent such run, and for a two-letter acronym only one written at least twice or in
+    capitals ("Purchase Order"), since two words chance to spell two letters often."""
+    pattern = _run_pattern(acronym.lower())
     runs: dict[str, list[str]] = {}
-    for passage in passages:
-        parts = list(_PART.finditer(passage))
-        for i in range(len(parts)):
-            end = _match_from(parts, i, letters)
-            if end is not None:
-                run = passage[parts[i].start() : parts[end].end()]
-                runs.setdefault(run.lower().removesuffix("s"), []).append(run)
+    for match in pattern.finditer(text):
+        run = match.group(0)
+        words = _PART.findall(run)
+        if _content(words[0]) and _content(words[-1]):
+            runs.setdefault(run.lower().removesuffix("s"), []).append(run)
     if not runs:
         return None
     written = max(runs.values(), key=len)  # the first of the most frequent, on a tie
-    if len(letters) == 2 and len(written) < 2 and not written[0].istitle():
+    if len(acronym) == 2 and len(written) < 2 and not written[0].istitle():
         return None
     return written[0]
 
 
-def _match_from(parts: list[re.Match[str]], i: int, letters: str) -> int | None:
-    """The index of the last part when the parts from `i` spell `letters`, else None. The
-    first and last words are content words ("please order" is never "PO"); a short word
-    between them may be skipped ("bill of materials" is "BOM", "terms and conditions" "T&C")."""
-    at = i
-    for letter in letters:
-        while (
-            at < len(parts)
-            and at > i
-            and parts[at].group(0).lower() in _INNER
-            and parts[at].group(0)[0].lower() != letter
-        ):
-            at += 1
-        if at >= len(parts) or parts[at].group(0)[0].lower() != letter:
-            return None
-        at += 1
-    first, last = parts[i].group(0).lower(), parts[at - 1].group(0).lower()
-    if first in STOPWORDS or last in STOPWORDS or len(first) < 3 or len(last) < 3:
-        return None
-    return at - 1
+@lru_cache(maxsize=256)
+def _run_pattern(letters: str) -> re.Pattern[str]:
+    """Words whose initials are `letters`, hyphens counting as spaces, a short word between
+    two of them skipped ("bill of materials" is "BOM")."""
+    inner = "|".join(sorted(_INNER))
+    parts = [rf"\b{re.escape(letters[0])}[^\W\d_]*"]
+    for letter in letters[1:]:
+        parts.append(rf"(?:[\s-]+(?:{inner})\b)?[\s-]+{re.escape(letter)}[^\W\d_]*")
+    return re.compile("".join(parts) + r"\b", re.IGNORECASE)
+
+
+def _content(word: str) -> bool:
+    """A word a run may start or end on: not a stopword, three letters or more ("please
+    order" is never "PO")."""
+    return len(word) >= 3 and word.lower() not in STOPWORDS
