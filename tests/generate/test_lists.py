@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ragcite.generate.lists import whole_list
+from ragcite.generate.lists import lead_ins, whole_list
+from ragcite.text.sentences import split_sentences
 from tests.generate.chunks import passage_chunk
 
 LEAD_IN = "Bring the following:\n- a laptop.\n- your badge.\n\nParking is free."
@@ -44,3 +45,9 @@ def test_numbered_steps_are_a_list() -> None:
     chunk = passage_chunk("c1", text, heading="Access requests")
     assert whole_list("How do I request access?", chunk, 0) == [1, 2, 3]
     assert whole_list("How do I request access?", chunk, 2) == [1, 2, 3]
+
+
+def test_each_item_knows_the_lead_in_its_list_hangs_from() -> None:
+    spans = split_sentences(LEAD_IN)
+    assert lead_ins(LEAD_IN, spans) == [None, 0, 0, None]
+    assert lead_ins(HEADED, split_sentences(HEADED)) == [None, None]

@@ -1,4 +1,4 @@
-"""An FAQ's answer is as relevant as its question.
+"""An FAQ's answer is as relevant as its question, a list's item as its lead-in.
 
 In an FAQ ("Can I buy software with my corporate card?" on a line of its own, then "No.
 Software must always be purchased through the IT portal."), the answer seldom repeats the
@@ -6,7 +6,9 @@ question's words: a user asking "Can I pay for software with my company credit c
 close to the FAQ's question, not to its answer. The extractive generator scores each
 sentence by its likeness to the user's question; a sentence that answers an FAQ question
 (`ragcite.text.faq`) scores at least as its question does, and counts the question's words
-as its own. The question's vector was stored at ingest with the chunk's other sentences.
+as its own. So does a list's item with the lead-in its list hangs from ("Before your first
+day:" over "- Sign the employment contract."). The question's or the lead-in's vector was
+stored at ingest with the chunk's other sentences.
 
     >>> asked = faq_questions(chunks, [(0, 2)])        # doctest: +SKIP
     >>> faq_relevance(query, [form], asked, embedder)  # doctest: +SKIP
@@ -22,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ragcite.embed.base import Embedder
+from ragcite.generate.lists import lead_ins
 from ragcite.models import SourceChunk
 from ragcite.text.faq import answered_questions
 from ragcite.text.sentence_forms import in_context
@@ -53,13 +56,16 @@ def faq_questions(
 
 @lru_cache(maxsize=4096)  # the same retrieved chunks are read for every question part
 def _chunk_questions(text: str, heading: str | None) -> tuple[Asked | None, ...]:
+    """Each sentence's FAQ question, or for a list's item the list's lead-in ("Before your
+    first day:" for "- Sign the employment contract."), which asks what the items answer."""
     spans = split_sentences(text)
     out: list[Asked | None] = []
-    for question in answered_questions(text, spans):
-        if question is None:
+    for question, lead in zip(answered_questions(text, spans), lead_ins(text, spans), strict=True):
+        above = question if question is not None else lead
+        if above is None:
             out.append(None)
         else:
-            asked = text[slice(*spans[question])]
+            asked = text[slice(*spans[above])]
             out.append(Asked(asked, in_context(heading, asked)))
     return tuple(out)
 

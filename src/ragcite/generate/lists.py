@@ -67,3 +67,22 @@ def _is_item(text: str, start: int, end: int) -> bool:
     if line_start < start:
         return _BULLET_BEFORE.fullmatch(text, line_start, start) is not None
     return _NUMBERED.match(text, start, end) is not None
+
+
+def lead_ins(text: str, spans: list[tuple[int, int]]) -> list[int | None]:
+    """For each sentence span, the index of the lead-in its list hangs from (the line
+    ending in ":" right above the list, "Before your first day:"), or None when it is not
+    an item of such a list."""
+    items = [_is_item(text, start, end) for start, end in spans]
+    out: list[int | None] = []
+    lead: int | None = None
+    for index, item in enumerate(items):
+        if not item:
+            lead = None
+            out.append(None)
+            continue
+        if index > 0 and not items[index - 1]:
+            before = text[slice(*spans[index - 1])].rstrip()
+            lead = index - 1 if before.endswith(":") else None
+        out.append(lead)
+    return out

@@ -58,18 +58,43 @@ def load_docx(path: Path) -> ExtractedText:
 
 
 def _blocks(document: DocxDocument) -> Iterator[tuple[str, int | None, bool]]:
-    """(text, heading level or None, is a Title paragraph) for each non-empty block."""
+    """(text, heading level or None, is a Title paragraph) for each non-empty block; the
+    items of a list are one block, a line each, marked as Markdown marks them ("- " for a
+    bullet, "1. " for a numbered item), so that the stages read them as a list."""
+    items: list[str] = []
     for child in document.element.body.iterchildren():
         tag = child.tag.rsplit("}", 1)[-1]
-        if tag == "p":
-            paragraph = Paragraph(child, document)
-            text = normalize_newlines(paragraph.text).strip()
+        paragraph = Paragraph(child, document) if tag == "p" else None
+        text = normalize_newlines(paragraph.text).strip() if paragraph is not None else ""
+        marker = _list_marker(paragraph, len(items)) if paragraph is not None else None
+        if marker is not None:
+            if text:
+                items.append(marker + " ".join(text.split()))
+            continue
+        if items:
+            yield "\n".join(items), None, False
+            items = []
+        if paragraph is not None:
             if text:
                 yield text, *_heading_level(paragraph)
         elif tag == "tbl":
             text = format_table(_table_rows(Table(child, document)))
             if text:
                 yield text, None, False
+    if items:
+        yield "\n".join(items), None, False
+
+
+def _list_marker(paragraph: Paragraph, index: int) -> str | None:
+    """The marker of a list item ("- ", or "2. " for the second numbered item), None for
+    a paragraph that is not one: a list style ("List Bullet", "List Number 2") or numbering
+    of its own (`w:numPr`) makes an item."""
+    name = (paragraph.style.name if paragraph.style is not None else "") or ""
+    numbered_style = name.lower().startswith("list number")
+    properties = paragraph._p.pPr
+    if not name.lower().startswith("list") and (properties is None or properties.numPr is None):
+        return None
+    return f"{index + 1}. " if numbered_style else "- "
 
 
 def _heading_level(paragraph: Paragraph) -> tuple[int | None, bool]:
