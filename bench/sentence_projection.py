@@ -40,8 +40,10 @@ from pathlib import Path
 
 import numpy as np
 
+from ragcite.config import ChunkSettings
 from ragcite.embed.minilm import MiniLMEmbedder
 from ragcite.index.heading_plan import HeadingPlan
+from ragcite.index.indexer import embedding_text
 from ragcite.index.sentence_vectors import SpanPlan, decode_sentence_vectors
 from ragcite.ingest.chunker import chunk_text
 from ragcite.ingest.loaders import load_document
@@ -122,20 +124,22 @@ def chunks_of(path: Path) -> tuple[list[SourceChunk], list[str]]:
     extracted = load_document(path)
     title = extracted.metadata.title or path.stem
     chunks, texts = [], []
-    for i, piece in enumerate(chunk_text(extracted, chunk_size=800, chunk_overlap=100)):
-        chunks.append(
-            SourceChunk(
-                chunk_id=f"{path.stem}-{i}",
-                document_id=path.stem,
-                document_title=title,
-                section_heading=piece.section_heading,
-                chunk_text=piece.text,
-                char_start=piece.char_start,
-                char_end=piece.char_end,
-            )
+    settings = ChunkSettings()  # ingest's defaults
+    pieces = chunk_text(
+        extracted, chunk_size=settings.chunk_size, chunk_overlap=settings.chunk_overlap
+    )
+    for i, piece in enumerate(pieces):
+        chunk = SourceChunk(
+            chunk_id=f"{path.stem}-{i}",
+            document_id=path.stem,
+            document_title=title,
+            section_heading=piece.section_heading,
+            chunk_text=piece.text,
+            char_start=piece.char_start,
+            char_end=piece.char_end,
         )
-        heading = f" — {piece.section_heading}" if piece.section_heading else ""
-        texts.append(f"{title}{heading}\n{piece.text}")
+        chunks.append(chunk)
+        texts.append(embedding_text(title, chunk))
     return chunks, texts
 
 

@@ -1,4 +1,5 @@
-"""The check every end-to-end answer test makes: each claim verified, each quote exact."""
+"""The checks every end-to-end answer test makes: it answers, each claim is verified and
+each quote exact."""
 
 from __future__ import annotations
 
@@ -15,3 +16,12 @@ def assert_quotes_verified(response: CitedResponse) -> None:
             assert chunk is not None
             assert citation.quote_status is QuoteStatus.EXACT
             assert chunk.chunk_text[citation.quote_start : citation.quote_end] == citation.quote
+
+
+def verified_claims(response: CitedResponse) -> list[str]:
+    """The texts of the claims of `response`, once it is checked to answer with claims
+    whose quotes are all verified (`assert_quotes_verified`)."""
+    assert response.answerable, response.confidence_reason
+    assert response.cited_claims
+    assert_quotes_verified(response)
+    return [c.claim_text for c in response.cited_claims]

@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 
 from ragcite.config import load_settings
-from ragcite.models import CitedResponse
 from ragcite.pipeline import Ragcite
-from tests.verified_quotes import assert_quotes_verified
+from tests.verified_quotes import assert_quotes_verified, verified_claims
 
 POLICY = Path(__file__).resolve().parents[1] / "data" / "answers" / "api-usage-policy.md"
 
@@ -40,16 +39,10 @@ def policy_rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
     yield from _store_with(tmp_path_factory, POLICY)
 
 
-def _quotes_verified(response: CitedResponse) -> None:
-    assert response.cited_claims
-    assert_quotes_verified(response)
-
-
 def test_what_happens_is_answered_by_the_consequence_not_the_limit(policy_rag: Ragcite) -> None:
     response = policy_rag.ask("What happens when an upload exceeds its limit?")
-    assert response.answerable
-    _quotes_verified(response)
-    assert any("status 413" in c.claim_text for c in response.cited_claims)
+    claims = verified_claims(response)
+    assert any("status 413" in c for c in claims)
 
 
 def test_what_happens_after_a_rule_is_the_outcome_that_follows_it(
@@ -65,9 +58,7 @@ def test_what_happens_after_a_rule_is_the_outcome_that_follows_it(
     )
     for rag in _store_of_text(tmp_path_factory, "laptop-security.md", text):
         response = rag.ask("What happens if I lose my laptop?")
-        assert response.answerable
-        _quotes_verified(response)
-        claims = [c.claim_text for c in response.cited_claims]
+        claims = verified_claims(response)
         assert "The device is then wiped remotely." in claims
         assert not any("Passwords" in c for c in claims)
 
@@ -92,15 +83,15 @@ def short_rules_rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcit
 
 def test_a_short_rule_is_a_claim(short_rules_rag: Ragcite) -> None:
     response = short_rules_rag.ask("Is alcohol reimbursed?")
-    assert response.answerable
-    _quotes_verified(response)
-    assert [c.claim_text for c in response.cited_claims] == ["Alcohol is never reimbursed."]
+    claims = verified_claims(response)
+    assert claims == ["Alcohol is never reimbursed."]
 
 
 def test_who_is_answered_by_the_agent_of_a_passive(short_rules_rag: Ragcite) -> None:
     """ "taken by reception" names who: the next sentence's "another team" does not join."""
     response = short_rules_rag.ask("Who takes badge photos?")
-    _quotes_verified(response)
+    assert response.cited_claims
+    assert_quotes_verified(response)
     assert [c.claim_text for c in response.cited_claims] == [
         "Badge photos are taken by reception in the first week."
     ]
@@ -128,24 +119,20 @@ def faq_rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
 
 def test_an_faqs_question_is_never_a_claim_its_answer_is(faq_rag: Ragcite) -> None:
     response = faq_rag.ask("Can I change an order that has already shipped?")
-    assert response.answerable
-    _quotes_verified(response)
-    claims = [c.claim_text for c in response.cited_claims]
+    claims = verified_claims(response)
     assert not any(c.endswith("?") for c in claims)
     assert any("cannot be changed" in c for c in claims)
 
 
 def test_can_it_be_changed_later_includes_the_prohibition(policy_rag: Ragcite) -> None:
     response = policy_rag.ask("Can the workspace region be changed later?")
-    assert response.answerable
-    _quotes_verified(response)
-    assert any("cannot be changed after" in c.claim_text for c in response.cited_claims)
+    claims = verified_claims(response)
+    assert any("cannot be changed after" in c for c in claims)
 
 
 def test_a_table_question_is_answered_from_its_row(policy_rag: Ragcite) -> None:
     response = policy_rag.ask("How many users does the Growth plan allow?")
-    assert response.answerable
-    _quotes_verified(response)
+    verified_claims(response)
     first = response.cited_claims[0]
     assert first.claim_text == "Growth — Users: 50; API requests per minute: 600; Webhooks: Yes"
     assert first.citations[0].quote == first.claim_text  # the row, verbatim
@@ -153,9 +140,7 @@ def test_a_table_question_is_answered_from_its_row(policy_rag: Ragcite) -> None:
 
 def test_a_question_naming_several_rows_is_answered_from_each(policy_rag: Ragcite) -> None:
     response = policy_rag.ask("How many users do the Starter, Growth and Scale plans allow?")
-    assert response.answerable
-    _quotes_verified(response)
-    claims = [c.claim_text for c in response.cited_claims]
+    claims = verified_claims(response)
     for plan in ("Starter — Users: 5", "Growth — Users: 50", "Scale — Users: 500"):
         assert any(c.startswith(plan) for c in claims), (plan, claims)
 
@@ -164,9 +149,8 @@ def test_an_unanswered_part_of_a_compound_question_is_reported(policy_rag: Ragci
     response = policy_rag.ask(
         "How long must partners keep their expense receipts, and how much are meals reimbursed?"
     )
-    assert response.answerable
-    _quotes_verified(response)
-    assert any("five years" in c.claim_text for c in response.cited_claims)
+    claims = verified_claims(response)
+    assert any("five years" in c for c in claims)
     assert "The documents do not say how much meals are reimbursed." in response.answer_text
     assert not any("meal" in c.claim_text.lower() for c in response.cited_claims)
     assert not [f for f in response.warning_flags if f.code == "unattributed_sentence"]
@@ -183,17 +167,15 @@ def guide_rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
 def test_an_answer_one_step_on_from_the_matching_sentence_is_cited(guide_rag: Ragcite) -> None:
     # The first sentence names the mill and its builders; the bank is in the next one.
     response = guide_rag.ask("What bank did the family that built Larkfield Mill found?")
-    assert response.answerable
-    _quotes_verified(response)
-    assert any("Ashby Bank" in c.claim_text for c in response.cited_claims)
+    claims = verified_claims(response)
+    assert any("Ashby Bank" in c for c in claims)
     assert len(response.cited_claims) <= 2
 
 
 def test_the_neighbour_holding_the_kind_of_answer_asked_for_is_cited(guide_rag: Ragcite) -> None:
     response = guide_rag.ask("How long is the bus journey from Harrogate station to the mill gate?")
-    assert response.answerable
-    _quotes_verified(response)
-    assert any("forty minutes" in c.claim_text for c in response.cited_claims)
+    claims = verified_claims(response)
+    assert any("forty minutes" in c for c in claims)
 
 
 def test_a_sentence_that_answers_alone_gets_no_neighbour(guide_rag: Ragcite) -> None:
@@ -226,9 +208,8 @@ def test_the_sentence_carrying_on_about_the_best_ones_subject_is_cited(
     # "Brackwater Lodge is ... owned by the Ferris Trust." matches the question; the answer
     # is in the next sentence, which shares no other word with it: "It was first used as ...".
     response = lake_rag.ask(question)
-    assert response.answerable
-    _quotes_verified(response)
-    assert any("fishing school" in c.claim_text for c in response.cited_claims)
+    claims = verified_claims(response)
+    assert any("fishing school" in c for c in claims)
     assert len(response.cited_claims) <= 2
 
 

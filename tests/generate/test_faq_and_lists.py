@@ -13,10 +13,9 @@ import pytest
 from ragcite.config import load_settings
 from ragcite.embed.cached import CachedEmbedder
 from ragcite.generate.extractive import ExtractiveGenerator
-from ragcite.models import CitedResponse
 from ragcite.pipeline import Ragcite
 from tests.generate.chunks import passage_chunk
-from tests.verified_quotes import assert_quotes_verified
+from tests.verified_quotes import verified_claims
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "answers"
 
@@ -35,40 +34,33 @@ def rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
     rag.close()
 
 
-def _claims(response: CitedResponse) -> list[str]:
-    """The claims, each checked: verified, quoted exactly at its offsets."""
-    assert response.answerable, response.confidence_reason
-    assert_quotes_verified(response)
-    return [c.claim_text for c in response.cited_claims]
-
-
 def test_an_faq_answer_is_found_through_its_question(rag: Ragcite) -> None:
     """The answer shares almost no words with the user's question; the FAQ's question
     does ("corporate card")."""
-    claims = _claims(rag.ask("Can I pay for software with my company credit card?"))
+    claims = verified_claims(rag.ask("Can I pay for software with my company credit card?"))
     assert any("purchased through the IT portal" in c for c in claims)
 
 
 def test_an_faq_answer_is_read_with_its_negated_question(rag: Ragcite) -> None:
     """ "without a PO" is negated; the answer is not, its FAQ question is."""
-    claims = _claims(rag.ask("What happens to an invoice without a PO?"))
+    claims = verified_claims(rag.ask("What happens to an invoice without a PO?"))
     assert any("returned to the supplier unpaid" in c for c in claims)
 
 
 def test_a_rules_exception_is_quoted_with_the_rule(rag: Ragcite) -> None:
-    claims = _claims(rag.ask("Can I accept a gift worth EUR 100 from a supplier?"))
+    claims = verified_claims(rag.ask("Can I accept a gift worth EUR 100 from a supplier?"))
     assert any("EUR 50 may be accepted" in c for c in claims)
     assert any(c.startswith("Anything above that must be declined") for c in claims)
 
 
 def test_a_list_items_bullet_is_not_part_of_its_claim(rag: Ragcite) -> None:
     response = rag.ask("Can I install my own software on my work laptop?")
-    assert _claims(response)[0] == "Only software from the company portal may be installed."
+    assert verified_claims(response)[0] == "Only software from the company portal may be installed."
 
 
 def test_the_askers_verbs_are_not_the_questions_subject(rag: Ragcite) -> None:
     """ "look at" is how the asker would do it; the policy says "access"."""
-    claims = _claims(rag.ask("Can I use my personal laptop to look at customer data?"))
+    claims = verified_claims(rag.ask("Can I use my personal laptop to look at customer data?"))
     assert claims == ["Personal laptops may not be used to access customer data."]
 
 
@@ -92,7 +84,7 @@ def test_an_faq_answer_is_as_relevant_as_its_question(embedder: CachedEmbedder) 
 def test_an_acronym_the_documents_spell_out_is_answered(rag: Ragcite) -> None:
     """The FAQ never writes "PO": the question is retrieved and read as "purchase order"."""
     response = rag.ask("How soon will I receive a PO?")
-    claims = _claims(response)
+    claims = verified_claims(response)
     assert claims == [
         "A purchase order is normally issued within three working days after approval."
     ]
@@ -101,14 +93,14 @@ def test_an_acronym_the_documents_spell_out_is_answered(rag: Ragcite) -> None:
 
 def test_a_table_row_answers_a_negated_question_with_its_values(rag: Ragcite) -> None:
     """No row says "not": "Approval: Automatic" is what answers "without approval"."""
-    claims = _claims(rag.ask("Which software can engineers get without approval?"))
+    claims = verified_claims(rag.ask("Which software can engineers get without approval?"))
     assert claims[0].startswith("JetBrains IDEs — ")
     assert "Approval: Automatic" in claims[0]
 
 
 def test_a_question_asking_for_a_list_gets_every_item(rag: Ragcite) -> None:
     """The section "What you need before travelling" is what the question asks for."""
-    claims = _claims(rag.ask("What do I need before travelling abroad?"))
+    claims = verified_claims(rag.ask("What do I need before travelling abroad?"))
     assert claims == [
         "An approved travel request.",
         "A valid passport for trips abroad.",
@@ -117,9 +109,9 @@ def test_a_question_asking_for_a_list_gets_every_item(rag: Ragcite) -> None:
 
 
 def test_a_question_about_one_item_gets_that_item(rag: Ragcite) -> None:
-    claims = _claims(rag.ask("What is the emergency number of the travel agency?"))
+    claims = verified_claims(rag.ask("What is the emergency number of the travel agency?"))
     assert claims == ["The emergency number of the travel agency: +49 30 1234567."]
-    claims = _claims(rag.ask("Can I install my own software on my work laptop?"))
+    claims = verified_claims(rag.ask("Can I install my own software on my work laptop?"))
     assert claims == ["Only software from the company portal may be installed."]
 
 

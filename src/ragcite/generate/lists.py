@@ -17,14 +17,10 @@ brings its list: it says the answer is there.
 
 from __future__ import annotations
 
-import re
-
 from ragcite.generate.sentence_choice import stems
 from ragcite.models import SourceChunk
-from ragcite.text.sentences import split_sentences
+from ragcite.text.sentences import is_list_item, split_sentences
 
-_BULLET_BEFORE = re.compile(r"[ \t]*[-*+•▪◦‣–][ \t]+")
-_NUMBERED = re.compile(r"\(?\d{1,2}[.)][ \t]+\S")
 _TITLE_SHARE = 2 / 3
 # Words that introduce a list without saying what it is of ("Bring the following:").
 _LIST_WORDS = frozenset("following follow below list items item includ these".split())
@@ -36,7 +32,7 @@ def whole_list(question: str, chunk: SourceChunk, position: int) -> list[int]:
     (a lead-in ending in ":" says the list is its answer); else []."""
     text = chunk.chunk_text
     spans = split_sentences(text)
-    items = [_is_item(text, start, end) for start, end in spans]
+    items = [is_list_item(text, start, end) for start, end in spans]
     if not 0 <= position < len(spans):
         return []
     if not items[position]:
@@ -60,20 +56,11 @@ def whole_list(question: str, chunk: SourceChunk, position: int) -> list[int]:
     return list(range(first, last + 1))
 
 
-def _is_item(text: str, start: int, end: int) -> bool:
-    """Whether the sentence at text[start:end] opens a bulleted line, or a numbered one
-    ("2. Collect your badge.", the number kept in the sentence)."""
-    line_start = text.rfind("\n", 0, start) + 1
-    if line_start < start:
-        return _BULLET_BEFORE.fullmatch(text, line_start, start) is not None
-    return _NUMBERED.match(text, start, end) is not None
-
-
 def lead_ins(text: str, spans: list[tuple[int, int]]) -> list[int | None]:
     """For each sentence span, the index of the lead-in its list hangs from (the line
     ending in ":" right above the list, "Before your first day:"), or None when it is not
     an item of such a list."""
-    items = [_is_item(text, start, end) for start, end in spans]
+    items = [is_list_item(text, start, end) for start, end in spans]
     out: list[int | None] = []
     lead: int | None = None
     for index, item in enumerate(items):

@@ -258,7 +258,7 @@ class Indexer:
         self, job: _Job, document: Document, chunks: list[SourceChunk]
     ) -> tuple[Vectors, list[bytes | None] | None]:
         """The chunks' vectors and, when `ingest.sentence_vectors`, their sentences' blobs."""
-        texts = [_embedding_text(document, c) for c in chunks]
+        texts = [embedding_text(document.title, c) for c in chunks]
         plan = None  # "spans": sentence vectors pooled from the chunks' own forward pass
         if self.limits.sentence_vectors and self.limits.sentence_pooling == "spans":
             starts = [len(t) - len(c.chunk_text) for t, c in zip(texts, chunks, strict=True)]
@@ -377,7 +377,8 @@ def _source_chunks(document: Document, pieces: list[TextChunk]) -> list[SourceCh
     return chunks
 
 
-def _embedding_text(document: Document, chunk: SourceChunk) -> str:
-    # The title and section give a chunk the context its sentences leave implicit.
+def embedding_text(title: str, chunk: SourceChunk) -> str:
+    """What ingest embeds for a chunk: "title — section", then its text. The title and
+    section give a chunk the context its sentences leave implicit."""
     heading = f" — {chunk.section_heading}" if chunk.section_heading else ""
-    return f"{document.title}{heading}\n{chunk.chunk_text}"
+    return f"{title}{heading}\n{chunk.chunk_text}"

@@ -16,9 +16,11 @@ counts when it is a whole line and ends with "?"; it governs the paragraph that 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 _CLOSERS = "\"'”’)]*_"
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 
 def _is_question_line(text: str, start: int, end: int) -> bool:
@@ -41,7 +43,7 @@ def answered_questions(text: str, spans: Sequence[tuple[int, int]]) -> list[int 
     answer_began = False
     previous_end = 0
     for index, (start, end) in enumerate(spans):
-        if asked is not None and answer_began and "\n\n" in _gap(text, previous_end, start):
+        if asked is not None and answer_began and _BLANK_LINE.search(text, previous_end, start):
             asked = None  # a blank line after the answer's first paragraph ends it
         if _is_question_line(text, start, end):
             out.append(None)
@@ -51,8 +53,3 @@ def answered_questions(text: str, spans: Sequence[tuple[int, int]]) -> list[int 
             answer_began = answer_began or asked is not None
         previous_end = end
     return out
-
-
-def _gap(text: str, a: int, b: int) -> str:
-    """The whitespace between two sentences, line breaks normalised."""
-    return text[a:b].replace("\r\n", "\n").replace(" ", "").replace("\t", "")

@@ -48,12 +48,15 @@ _CANDIDATE = re.compile(r"(?P<term>[.!?…]+[\"'”’)\]*_]*)(?=\s)|\n")
 _INITIALISM = re.compile(r"(?:[A-Za-z]\.)*[A-Za-z]")
 _ENUMERATOR = re.compile(r"\d{1,3}|[ivxlcdm]{1,6}|[IVXLCDM]{1,6}|[A-Za-z]")
 _BLANK_REST = re.compile(r"[ \t\r\f\v]*(?:\n|$)")
+_BULLETS = "[-*+•▪◦‣–]"
 _BULLET_OR_HEADING = re.compile(
-    r"[ \t]*(?:[-*+•▪◦‣–]\s|\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]\s|#{1,6}\s|>)"
+    rf"[ \t]*(?:{_BULLETS}\s|\(?(?:\d{{1,3}}|[a-zA-Z]|[ivxIVX]{{1,4}})[.)]\s|#{{1,6}}\s|>)"
 )
 # A list item's bullet opening a line is the list's, not the sentence's: "- Devices must be
 # locked." is the sentence "Devices must be locked." (numbered items keep their number).
-_BULLET = re.compile(r"[-*+•▪◦‣–][ \t]+(?=\S)")
+_BULLET = re.compile(rf"{_BULLETS}[ \t]+(?=\S)")
+_BULLET_BEFORE = re.compile(rf"[ \t]*{_BULLETS}[ \t]+")
+_NUMBERED = re.compile(r"\(?\d{1,2}[.)][ \t]+\S")
 _NEXT_START = re.compile(r"\s*[\"'“‘(\[]*(?P<c>\S)?")
 _LAST_WORD = re.compile(r"(\w+)\W*$")
 _TERMINAL_PUNCTUATION = frozenset(".!?…:;,")
@@ -136,6 +139,21 @@ def _append_stripped(text: str, a: int, b: int, spans: list[tuple[int, int]]) ->
         if bullet is not None and _opens_line(text, a):
             a = bullet.end()
         spans.append((a, end))
+
+
+def is_list_item(text: str, start: int, end: int) -> bool:
+    """Whether the sentence span text[start:end] is a list item: it follows the bullet
+    that opens its line (stripped from the span), or opens its line with a number that it
+    keeps ("2. Collect your badge.").
+
+        >>> text = "Bring:\\n- a laptop.\\n2. Collect your badge."
+        >>> [is_list_item(text, a, b) for a, b in split_sentences(text)]
+        [False, True, True]
+    """
+    line_start = text.rfind("\n", 0, start) + 1
+    if line_start < start:
+        return _BULLET_BEFORE.fullmatch(text, line_start, start) is not None
+    return _NUMBERED.match(text, start, end) is not None
 
 
 def _opens_line(text: str, at: int) -> bool:
