@@ -43,8 +43,8 @@ import numpy as np
 from ragcite.config import ChunkSettings
 from ragcite.embed.minilm import MiniLMEmbedder
 from ragcite.index.heading_plan import HeadingPlan
-from ragcite.index.indexer import embedding_text
 from ragcite.index.sentence_vectors import SpanPlan, decode_sentence_vectors
+from ragcite.index.source_chunks import embedding_text
 from ragcite.ingest.chunker import chunk_text
 from ragcite.ingest.loaders import load_document
 from ragcite.models import SourceChunk

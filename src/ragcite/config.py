@@ -191,7 +191,8 @@ class IngestSettings(_Section):
     max_pdf_objects: int = Field(default=500_000, ge=1)
     # A file that takes longer (parse, chunk, embed) is abandoned; nothing of it is stored.
     max_seconds_per_file: float = Field(default=600.0, gt=0.0)
-    # Chunks embedded per step; progress within a file is reported after each step.
+    # Texts (chunks and their sentences) embedded per step; progress within a file embedded
+    # alone is reported after each step.
     embed_batch: int = Field(default=128, ge=1, le=4096)
     # Embed each chunk's sentences at ingest and store them with it, so `ask` embeds the
     # question only (about 3x the embedding work at ingest, ~4 KB more per chunk).

@@ -34,7 +34,8 @@ from ragcite.errors import UnusableOutputError
 from ragcite.flags import flag
 from ragcite.generate.base import Generator
 from ragcite.index.cache import AnswerCache, answer_key, cacheable, served_from_cache
-from ragcite.index.indexer import FileOutcome, Indexer, IngestReport
+from ragcite.index.indexer import Indexer
+from ragcite.index.ingest_outcomes import FileOutcome, IngestReport
 from ragcite.index.sentence_vectors import prime_sentence_vectors
 from ragcite.index.store import SearchFilters, Store
 from ragcite.ingest.types import DocumentMetadata

@@ -13,7 +13,7 @@ from ragcite.cli.context import AppContext
 from ragcite.cli.recheck import print_recheck
 from ragcite.compose import shown_store
 from ragcite.errors import InputError
-from ragcite.index.indexer import FileOutcome, IngestReport
+from ragcite.index.ingest_outcomes import FileOutcome, IngestReport
 from ragcite.ingest.types import DocumentMetadata
 from ragcite.ingest.versions import VersionInput, parse_version
 from ragcite.lifecycle.recheck import recheck_answers
@@ -109,7 +109,8 @@ def _recheck_changed(app: AppContext, report: IngestReport) -> None:
 def _ingest_with_progress(
     app: AppContext, paths: list[Path], metadata: DocumentMetadata, corpus: str | None
 ) -> tuple[IngestReport, set[Path]]:
-    """Ingest with a bar over the files and, inside a large file, one over its chunks;
+    """Ingest with a bar over the files and, inside a large file, one over its texts (its
+    chunks and their sentences);
     also the paths whose outcome was printed already."""
     with Progress(
         TextColumn("[progress.description]{task.description}"),
@@ -126,7 +127,7 @@ def _ingest_with_progress(
         def chunks(path: Path, done: int, total: int) -> None:
             progress.update(
                 inside,
-                description=f"  {escape(path.name)}: chunks embedded",
+                description=f"  {escape(path.name)}: texts embedded",
                 completed=done,
                 total=total,
                 visible=done < total,  # hidden again once the file is done

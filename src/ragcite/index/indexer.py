@@ -14,74 +14,44 @@ here, in `store_version`, so every store gets it from the same primitive writes.
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
 from ragcite.config import ChunkSettings, IngestSettings
-from ragcite.embed.base import Embedder, Span, SpanVectors, Vectors
+from ragcite.embed.base import Embedder, SpanVectors, Vectors
 from ragcite.errors import IngestError, RagciteError
 from ragcite.index.embed_steps import embed_in_steps
-from ragcite.index.heading_plan import HeadingPlan
 from ragcite.index.identity import (
     check_may_replace,
     document_id_for,
     legacy_document_id,
 )
-from ragcite.index.sentence_vectors import SentencePlan, SpanPlan
+from ragcite.index.ingest_outcomes import (
+    ChunkProgress,
+    FileOutcome,
+    IngestReport,
+    OutcomesInOrder,
+    ProgressCallback,
+)
+from ragcite.index.source_chunks import embedding_text, source_chunks
 from ragcite.index.store import NewVersion, Store
+from ragcite.index.version_embedding import VersionPlan, embed_together, plan_version
 from ragcite.ingest.chunker import chunk_text
 from ragcite.ingest.files import scan_folder
 from ragcite.ingest.fingerprint import declared_document_id, file_fingerprint
 from ragcite.ingest.limits import LoadLimits
 from ragcite.ingest.loaders import SUPPORTED_EXTENSIONS, load_document
-from ragcite.ingest.types import DocumentMetadata, TextChunk
+from ragcite.ingest.types import DocumentMetadata, ExtractedText
 from ragcite.models import Document, DocumentStatus, SourceChunk
 
-__all__ = ["FileOutcome", "Indexer", "IngestReport", "document_id_for", "store_version"]
+# Small files are embedded together until they hold this many texts (chunks and sentence
+# forms): batches sorted by length across files pad less than one file's alone.
+GROUP_TEXTS = 512
 
-
-@dataclass(frozen=True)
-class FileOutcome:
-    path: Path
-    status: str  # "added" | "unchanged" | "skipped" | "failed"
-    document_id: str | None = None
-    version: int | None = None
-    chunks: int = 0
-    version_name: str | None = None
-    error: str | None = None
-    # The error a failed file raised, kept so callers can map its kind (limit, conflict).
-    failure: RagciteError | None = field(default=None, compare=False, repr=False)
-
-
-@dataclass
-class IngestReport:
-    outcomes: list[FileOutcome] = field(default_factory=list)
-    seconds: float = 0.0
-
-    @property
-    def added(self) -> int:
-        return sum(1 for o in self.outcomes if o.status == "added")
-
-    @property
-    def unchanged(self) -> int:
-        return sum(1 for o in self.outcomes if o.status == "unchanged")
-
-    @property
-    def failed(self) -> list[FileOutcome]:
-        return [o for o in self.outcomes if o.status == "failed"]
-
-    @property
-    def chunks(self) -> int:
-        return sum(o.chunks for o in self.outcomes if o.status == "added")
-
-
-ProgressCallback = Callable[[FileOutcome], None]
-# (file, chunks embedded so far, chunks in the file): progress inside one large file.
-ChunkProgress = Callable[[Path, int, int], None]
+__all__ = ["Indexer", "document_id_for", "store_version"]
 
 
 class Indexer:
@@ -143,11 +113,28 @@ class Indexer:
         if on_start is not None:
             on_start(len(files))
         report = IngestReport(outcomes=list(decided))
-        for path, root in files:
-            outcome = self.ingest_file(path, root=root, metadata=metadata, on_chunks=on_chunks)
-            report.outcomes.append(outcome)
-            if on_file is not None:
-                on_file(outcome)
+        outcomes = OutcomesInOrder(len(files), report.outcomes, on_file)
+        group: list[tuple[int, _Prepared]] = []
+        for slot, (path, root) in enumerate(files):
+            job = self._job(path, root, metadata, None, on_chunks)
+            prepared = self._prepare_safely(job)
+            if not isinstance(prepared, FileOutcome) and prepared.document.document_id in {
+                p.document.document_id for _, p in group
+            }:  # a second version of a document: prepared again once the first is stored
+                self._store_group(group, outcomes)
+                group = []
+                prepared = self._prepare_safely(job)
+            if isinstance(prepared, FileOutcome):
+                outcomes.set(slot, prepared)
+                continue
+            if len(prepared.plan.texts) >= GROUP_TEXTS:  # alone: progress and time checks
+                self._store_group(group, outcomes)
+                group = []
+            group.append((slot, prepared))
+            if sum(len(p.plan.texts) for _, p in group) >= GROUP_TEXTS:
+                self._store_group(group, outcomes)
+                group = []
+        self._store_group(group, outcomes)
         report.seconds = time.perf_counter() - started
         return report
 
@@ -165,21 +152,40 @@ class Indexer:
         `source_uri` is the file's source identity (default: its resolved path); a re-ingest
         from the same source may replace the document it made (see `index.identity`).
         """
-        try:
-            return self._ingest_file(
-                _Job(
-                    path=path,
-                    root=root or path.parent,
-                    metadata=metadata or DocumentMetadata(),
-                    source=source_uri or str(path.resolve()),
-                    limits=LoadLimits.from_settings(self.limits, started=time.monotonic()),
-                    on_chunks=on_chunks,
-                )
-            )
-        except RagciteError as exc:
-            return FileOutcome(path, "failed", error=str(exc), failure=exc)
+        job = self._job(path, root or path.parent, metadata, source_uri, on_chunks)
+        prepared = self._prepare_safely(job)
+        if isinstance(prepared, FileOutcome):
+            return prepared
+        outcomes: list[FileOutcome] = []
+        self._store_group([(0, prepared)], OutcomesInOrder(1, outcomes, None))
+        return outcomes[0]
 
-    def _ingest_file(self, job: _Job) -> FileOutcome:
+    def _job(
+        self,
+        path: Path,
+        root: Path,
+        metadata: DocumentMetadata | None,
+        source_uri: str | None,
+        on_chunks: ChunkProgress | None,
+    ) -> _Job:
+        return _Job(
+            path=path,
+            root=root,
+            metadata=metadata or DocumentMetadata(),
+            source=source_uri or str(path.resolve()),
+            limits=LoadLimits.from_settings(self.limits, started=time.monotonic()),
+            on_chunks=on_chunks,
+        )
+
+    def _prepare_safely(self, job: _Job) -> _Prepared | FileOutcome:
+        """`_prepare`, or the file's outcome: unchanged, or failed (never raises)."""
+        try:
+            return self._prepare(job)
+        except RagciteError as exc:
+            return FileOutcome(job.path, "failed", error=str(exc), failure=exc)
+
+    def _prepare(self, job: _Job) -> _Prepared | FileOutcome:
+        """Load and chunk a file and plan its embedding; its outcome when it is unchanged."""
         path, limits = job.path, job.limits
         if path.suffix.lower() not in SUPPORTED_EXTENSIONS:
             supported = ", ".join(sorted(SUPPORTED_EXTENSIONS))
@@ -218,24 +224,74 @@ class Indexer:
         )
         if not pieces:
             raise IngestError(str(path), "is empty: no text to index")
-        chunks = _source_chunks(document, pieces)
-        vectors, sentences = self._embed_version(job, document, chunks)
-        limits.check_time(path, "after embedding")
+        chunks = source_chunks(document, pieces)
+        texts = [embedding_text(document.title, c) for c in chunks]
+        plan = plan_version(texts, chunks, self.limits)
+        return _Prepared(job, document, extracted, chunks, plan, bool(meta.document_id))
+
+    def _store_group(self, group: list[tuple[int, _Prepared]], outcomes: OutcomesInOrder) -> None:
+        """Embed the group's files together, then store each version in its own
+        transaction. A file alone is time-checked and reports progress while it embeds; in
+        a group, each file's time limit is checked before it is stored, so one that ran
+        over fails alone."""
+        if not group:
+            return
+        try:
+            rows = self._embed_group([p for _, p in group])
+        except RagciteError as exc:  # only a file alone is checked while it embeds
+            slot, one = group[0]
+            outcomes.set(slot, FileOutcome(one.job.path, "failed", error=str(exc), failure=exc))
+            return
+        for (slot, one), (vectors, pooled) in zip(group, rows, strict=True):
+            if one.job.on_chunks is not None and len(group) > 1:
+                one.job.on_chunks(one.job.path, len(one.plan.texts), len(one.plan.texts))
+            try:
+                outcomes.set(slot, self._store_prepared(one, vectors, pooled))
+            except RagciteError as exc:
+                outcomes.set(slot, FileOutcome(one.job.path, "failed", error=str(exc), failure=exc))
+
+    def _embed_group(self, group: list[_Prepared]) -> list[tuple[Vectors, SpanVectors | None]]:
+        """Every file's texts through the model together, in steps of `ingest.embed_batch`;
+        a file alone is time-checked and reports progress (`on_chunks`) after each step."""
+        job, total = group[0].job, len(group[0].plan.texts)
+        alone, notify = len(group) == 1, group[0].job.on_chunks
+
+        def check(done: int) -> None:
+            if alone:
+                job.limits.check_time(job.path, f"while embedding ({done} of {total} texts done)")
+
+        return embed_together(
+            self.embedder,
+            [p.plan for p in group],
+            self.limits.embed_batch,
+            check=check,
+            progress=(lambda done: notify(job.path, done, total)) if alone and notify else None,
+        )
+
+    def _store_prepared(
+        self, prepared: _Prepared, vectors: Vectors, pooled: SpanVectors | None
+    ) -> FileOutcome:
+        """A prepared file's version, written from its embedded rows."""
+        job, document = prepared.job, prepared.document
+        chunk_vectors, sentences = prepared.plan.finish(
+            vectors, pooled, embed=lambda more: self._embed_alone(job, more)
+        )
+        job.limits.check_time(job.path, "after embedding")
         stored = store_version(
             self.store,
             NewVersion(
                 document,
-                extracted.text,
-                extracted.pages,
-                chunks,
-                vectors,
+                prepared.extracted.text,
+                prepared.extracted.pages,
+                prepared.chunks,
+                chunk_vectors,
                 sentence_vectors=sentences,
             ),
-            declared=bool(meta.document_id),
-            shown=str(path),
+            declared=prepared.declared,
+            shown=str(job.path),
         )
-        added = (stored.document_id, stored.version, len(chunks), stored.version_name)
-        return FileOutcome(path, "added", *added)
+        added = (stored.document_id, stored.version, len(prepared.chunks), stored.version_name)
+        return FileOutcome(job.path, "added", *added)
 
     def _unchanged(self, path: Path, document_id: str, fingerprint: str) -> FileOutcome | None:
         """The outcome of a file stored before with these bytes and metadata, else None."""
@@ -254,46 +310,24 @@ class Indexer:
                 return legacy
         return derived
 
-    def _embed_version(
-        self, job: _Job, document: Document, chunks: list[SourceChunk]
-    ) -> tuple[Vectors, list[bytes | None] | None]:
-        """The chunks' vectors and, when `ingest.sentence_vectors`, their sentences' blobs."""
-        texts = [embedding_text(document.title, c) for c in chunks]
-        plan = None  # "spans": sentence vectors pooled from the chunks' own forward pass
-        if self.limits.sentence_vectors and self.limits.sentence_pooling == "spans":
-            starts = [len(t) - len(c.chunk_text) for t, c in zip(texts, chunks, strict=True)]
-            plan = SpanPlan.of(chunks, starts)
-        vectors, pooled = self._embed(job, texts, report=True, spans=plan.spans if plan else None)
-        if not self.limits.sentence_vectors:
-            return vectors, None
-
-        def alone(more: list[str]) -> Vectors:  # texts embedded whole, no progress reported
-            return self._embed(job, more, report=False)[0]
-
-        if plan is not None and pooled is not None:  # None: the embedder cannot pool spans
-            return vectors, plan.blobs(pooled, alone)
-        if self.limits.sentence_pooling == "heading":  # each sentence through the model once
-            heading = HeadingPlan.of(chunks)
-            own, spans = self._embed(job, heading.texts, report=False, spans=heading.spans)
-            return vectors, heading.blobs(own, spans, alone)
-        sentences = SentencePlan.of(chunks)
-        return vectors, sentences.blobs(alone(sentences.texts))
-
-    def _embed(
-        self, job: _Job, texts: list[str], *, report: bool, spans: list[list[Span]] | None = None
-    ) -> tuple[Vectors, SpanVectors | None]:
-        """`embed_in_steps` of `ingest.embed_batch`, checking time; progress when `report`."""
-        notify = job.on_chunks if report else None
+    def _embed_alone(self, job: _Job, texts: list[str]) -> Vectors:
+        """A few more texts of one file embedded whole (forms its rows could not give)."""
+        check = partial(job.limits.check_time, job.path, "while embedding")
         return embed_in_steps(
-            self.embedder,
-            texts,
-            self.limits.embed_batch,
-            check=lambda done: job.limits.check_time(
-                job.path, f"while embedding ({done} of {len(texts)} texts done)"
-            ),
-            progress=(lambda done: notify(job.path, done, len(texts))) if notify else None,
-            spans=spans,
-        )
+            self.embedder, texts, self.limits.embed_batch, check=lambda _: check()
+        )[0]
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """A file loaded, chunked and planned, waiting for its embedding."""
+
+    job: _Job
+    document: Document
+    extracted: ExtractedText
+    chunks: list[SourceChunk]
+    plan: VersionPlan
+    declared: bool  # the document ID was declared, not derived from the path
 
 
 @dataclass(frozen=True)
@@ -341,44 +375,3 @@ def store_version(
         elif document.status is DocumentStatus.ACTIVE:
             writer.mark_superseded(document.document_id, document.version)
         return writer.add_version(new)
-
-
-def chunk_id_for(document_id: str, version: int, text: str, occurrence: int) -> str:
-    """Content-addressed: the same text in the same document version keeps its ID."""
-    digest = hashlib.sha256(f"{document_id}\0{version}\0{occurrence}\0{text}".encode()).hexdigest()
-    return f"c_{digest[:16]}"
-
-
-def _source_chunks(document: Document, pieces: list[TextChunk]) -> list[SourceChunk]:
-    seen: dict[str, int] = {}
-    chunks = []
-    for piece in pieces:
-        occurrence = seen.get(piece.text, 0)
-        seen[piece.text] = occurrence + 1
-        chunks.append(
-            SourceChunk(
-                chunk_id=chunk_id_for(
-                    document.document_id, document.version, piece.text, occurrence
-                ),
-                document_id=document.document_id,
-                document_version=document.version,
-                document_version_name=document.version_name,
-                document_title=document.title,
-                document_url=document.url,
-                document_date=document.effective_date,
-                corpus=document.corpus,
-                page_number=piece.page_number,
-                section_heading=piece.section_heading,
-                chunk_text=piece.text,
-                char_start=piece.char_start,
-                char_end=piece.char_end,
-            )
-        )
-    return chunks
-
-
-def embedding_text(title: str, chunk: SourceChunk) -> str:
-    """What ingest embeds for a chunk: "title — section", then its text. The title and
-    section give a chunk the context its sentences leave implicit."""
-    heading = f" — {chunk.section_heading}" if chunk.section_heading else ""
-    return f"{title}{heading}\n{chunk.chunk_text}"

@@ -21,7 +21,7 @@ from ragcite.errors import (
     UnsupportedFormatError,
 )
 from ragcite.index.identity import upload_source
-from ragcite.index.indexer import FileOutcome
+from ragcite.index.ingest_outcomes import FileOutcome
 from ragcite.ingest.loaders import SUPPORTED_EXTENSIONS
 from ragcite.ingest.types import DocumentMetadata
 from ragcite.pipeline import Ragcite

@@ -21,7 +21,8 @@ from ragcite.embed.base import Embedder, Vectors
 from ragcite.eval.datasets import DEFAULT_ROOT
 from ragcite.eval.labels import chunk_is_relevant
 from ragcite.eval.questions import LabelledQuestion, load_questions
-from ragcite.index.indexer import Indexer, chunk_id_for
+from ragcite.index.indexer import Indexer
+from ragcite.index.source_chunks import chunk_id_for
 from ragcite.index.sqlite_store import SQLiteStore
 from ragcite.index.store import NewVersion, SearchFilters
 from ragcite.models import Document, SourceChunk

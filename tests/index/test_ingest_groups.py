@@ -1,0 +1,106 @@
+"""Small files embedded together: the same store as one file at a time, outcomes in order,
+a failing file failing alone, a document's versions numbered in file order."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+
+from ragcite.embed.cached import CachedEmbedder
+from ragcite.index.indexer import Indexer
+from ragcite.index.ingest_outcomes import FileOutcome
+from ragcite.index.sentence_vectors import decode_sentence_vectors
+from ragcite.index.sqlite_store import SQLiteStore
+from ragcite.models import DocumentStatus
+from ragcite.text.sentence_forms import chunk_sentence_forms
+
+from ..conftest import DEMO
+
+SMALL = ["customer-support-sla.md", "travel-and-expenses.md", "fee-schedule.html"]
+
+
+def _indexer(path: Path, embedder: CachedEmbedder) -> Indexer:
+    return Indexer(SQLiteStore(path, dimension=embedder.dimension), embedder)
+
+
+def _stored(path: Path) -> dict[str, tuple[str, str | None, np.ndarray, bytes | None]]:
+    """chunk ID -> (text, heading, vector, sentence blob), read from the SQLite file."""
+    with sqlite3.connect(path) as db:
+        rows = db.execute(
+            "SELECT chunk_id, chunk_text, section_heading, vector, sentence_vectors FROM chunks"
+        ).fetchall()
+    return {r[0]: (r[1], r[2], np.frombuffer(r[3], dtype=np.float32), r[4]) for r in rows}
+
+
+def test_files_embedded_together_store_what_each_alone_stores(
+    tmp_path: Path, embedder: CachedEmbedder
+) -> None:
+    files = [DEMO / name for name in SMALL]
+    together = _indexer(tmp_path / "together.db", embedder)
+    embedder.clear()
+    report = together.ingest(files)
+    assert report.failed == [] and report.added == 3
+    alone = _indexer(tmp_path / "alone.db", embedder)
+    for path in files:
+        embedder.clear()  # each file's texts through the model again, on their own
+        assert alone.ingest_file(path, root=DEMO).status == "added"
+    grouped, single = _stored(tmp_path / "together.db"), _stored(tmp_path / "alone.db")
+    assert grouped.keys() == single.keys() and len(grouped) == report.chunks
+    for chunk_id, (text, heading, vector, blob) in grouped.items():
+        other = single[chunk_id]
+        # The int8 model quantises each batch on its own scale: other neighbours in a batch
+        # move a vector in its fourth decimal, never more.
+        assert float(vector @ other[2]) > 0.999
+        forms = chunk_sentence_forms(text, heading)
+        ours, theirs = (decode_sentence_vectors(b or b"", forms) for b in (blob, other[3]))
+        assert ours is not None and theirs is not None
+        assert np.min(np.sum(ours * theirs, axis=1)) > 0.999
+
+
+def test_outcomes_come_in_file_order_and_a_bad_file_fails_alone(
+    tmp_path: Path, embedder: CachedEmbedder
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a-leave.md").write_text("# Leave\n\nStaff get 25 days of leave a year.\n")
+    (folder / "b-empty.txt").write_text("   \n")
+    (folder / "c-broken.md").write_text("---\ntitle: never closed\n\nBody.\n")
+    (folder / "d-travel.md").write_text("# Travel\n\nTrains are booked in standard class.\n")
+    (folder / "e-notes.xyz").write_text("not a supported type")
+    indexer = _indexer(tmp_path / "s.db", embedder)
+    heard: list[FileOutcome] = []
+    report = indexer.ingest([folder], on_file=heard.append)
+    by_name = {o.path.name: o.status for o in report.outcomes}
+    assert by_name == {
+        "e-notes.xyz": "skipped",
+        "a-leave.md": "added",
+        "b-empty.txt": "failed",
+        "c-broken.md": "failed",
+        "d-travel.md": "added",
+    }
+    read = [o.path.name for o in report.outcomes if o.status != "skipped"]
+    assert read == ["a-leave.md", "b-empty.txt", "c-broken.md", "d-travel.md"]
+    assert [o.path.name for o in heard] == read  # each heard once, in file order
+    assert indexer.store.counts().versions == 2
+
+
+def test_a_documents_versions_in_one_ingest_are_numbered_in_file_order(
+    tmp_path: Path, embedder: CachedEmbedder
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for name, days in (("policy-a.md", 20), ("policy-b.md", 25), ("policy-c.md", 25)):
+        (folder / name).write_text(
+            f"---\ndocument_id: leave-policy\n---\n# Leave\n\nStaff get {days} days a year.\n"
+        )
+    indexer = _indexer(tmp_path / "s.db", embedder)
+    report = indexer.ingest([folder])
+    assert [(o.path.name, o.status, o.version) for o in report.outcomes] == [
+        ("policy-a.md", "added", 1),
+        ("policy-b.md", "added", 2),
+        ("policy-c.md", "unchanged", 2),  # the bytes of the version stored just before
+    ]
+    statuses = {d.version: d.status for d in indexer.store.list_documents()}
+    assert statuses == {1: DocumentStatus.SUPERSEDED, 2: DocumentStatus.ACTIVE}
