@@ -24,6 +24,9 @@ from ragcite.errors import ModelError
 
 MODEL_ID = "all-MiniLM-L6-v2-int8"
 DIMENSION = 384
+# Tokens in one batch once padded: long texts go a few at a time, short ones up to
+# `batch_size` at a time (`bench/embedder_settings.py`).
+BATCH_TOKENS = 1024
 
 
 class MiniLMEmbedder:
@@ -37,6 +40,7 @@ class MiniLMEmbedder:
         *,
         batch_size: int = 32,
         max_tokens: int = 256,
+        batch_tokens: int = BATCH_TOKENS,
         threads: int | None = None,
         model_path: Path | None = None,
     ) -> None:
@@ -44,8 +48,13 @@ class MiniLMEmbedder:
             raise ValueError(f"batch_size must be > 0, but got {batch_size}")
         if not 8 <= max_tokens <= 512:
             raise ValueError(f"max_tokens must be in 8..512, but got {max_tokens}")
+        if batch_tokens < max_tokens:
+            raise ValueError(
+                f"batch_tokens must be >= max_tokens ({max_tokens}), got {batch_tokens}"
+            )
         self.batch_size = batch_size
         self.max_tokens = max_tokens
+        self.batch_tokens = batch_tokens
         self.threads = threads
         self._model_path = model_path
         self._session: Any = None
@@ -70,7 +79,7 @@ class MiniLMEmbedder:
                 .read_text(encoding="utf-8")
             )
             tokenizer.enable_truncation(max_length=self.max_tokens)
-            tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+            tokenizer.no_padding()  # each batch is padded to its own longest text
             self._tokenizer = tokenizer
             self._session = session
 
@@ -95,24 +104,47 @@ class MiniLMEmbedder:
         if not texts:
             return out, pooled_spans
         self.warm_up()
-        # Sorting by length keeps padding small inside each batch.
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        for start in range(0, len(order), self.batch_size):
-            batch_ids = order[start : start + self.batch_size]
-            encodings = self._tokenizer.encode_batch([texts[i] for i in batch_ids])
-            hidden, mask = self._forward(encodings)
+        encodings = self._tokenizer.encode_batch(texts)
+        for batch_ids in _batches(
+            [len(e.ids) for e in encodings], self.batch_size, self.batch_tokens
+        ):
+            batch = [encodings[i] for i in batch_ids]
+            hidden, mask = self._forward(batch)
             out[batch_ids] = _mean_pooled(hidden, mask)
             for row, i in enumerate(batch_ids):
                 if spans[i]:
-                    pooled_spans[i] = _span_pooled(hidden[row], encodings[row], spans[i])
+                    own = hidden[row, : len(encodings[i].ids)]
+                    pooled_spans[i] = _span_pooled(own, encodings[i], spans[i])
         return out, pooled_spans
 
     def _forward(self, encodings: list[Any]) -> tuple[Vectors, np.ndarray]:
-        ids = np.array([e.ids for e in encodings], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        """The token states of a batch, padded to its longest text, and its mask."""
+        width = max(len(e.ids) for e in encodings)
+        ids = np.zeros((len(encodings), width), dtype=np.int64)
+        mask = np.zeros_like(ids)
+        for row, e in enumerate(encodings):
+            ids[row, : len(e.ids)] = e.ids
+            mask[row, : len(e.ids)] = 1
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
         hidden: Vectors = self._session.run(None, feeds)[0]
         return hidden, mask
+
+
+def _batches(lengths: list[int], most: int, budget: int) -> list[list[int]]:
+    """Indices in batches of similar length (sorted, so each pads little), each holding at
+    most `most` texts and `budget` tokens once padded: a batch of long texts stays small
+    enough for the CPU's caches, one of short texts is large enough to share the run's
+    overhead."""
+    batches: list[list[int]] = []
+    current: list[int] = []
+    for i in sorted(range(len(lengths)), key=lambda i: lengths[i]):
+        if current and (len(current) >= most or (len(current) + 1) * lengths[i] > budget):
+            batches.append(current)
+            current = []
+        current.append(i)
+    if current:
+        batches.append(current)
+    return batches
 
 
 def _mean_pooled(hidden: Vectors, mask: np.ndarray) -> Vectors:
