@@ -4,7 +4,9 @@
 
 On the same real passages (bench/corpora.py), interleaved round by round so machine load
 hits every variant alike: intra-op threads (1, 2, onnxruntime's default), inter-op
-threads, graph optimisation level, batch size, and length-sorted vs arrival order.
+threads, graph optimisation level, batch size, the token budget per batch (`batch_tokens`;
+8192 is a batch of 32 texts whatever their length, the embedder before it batched by tokens),
+and length-sorted vs arrival order.
 Prints texts/s medians and each variant's ratio to ragcite's default.
 """
 
@@ -23,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpora import real_passages
 from ingest_ask import machine
 
-from ragcite.embed.minilm import MiniLMEmbedder, _packaged_model_path
+from ragcite.embed.minilm import BATCH_TOKENS, MiniLMEmbedder, _packaged_model_path
 
 
 def session(intra: int | None, inter: int | None, level: str) -> Any:
@@ -45,16 +47,19 @@ def variant(
     inter: int | None = None,
     level: str = "ORT_ENABLE_ALL",
     batch: int = 32,
+    batch_tokens: int = BATCH_TOKENS,
 ) -> MiniLMEmbedder:
-    embedder = MiniLMEmbedder(batch_size=batch)
+    embedder = MiniLMEmbedder(batch_size=batch, batch_tokens=batch_tokens)
     embedder.warm_up()
     embedder._session = session(intra, inter, level)
     return embedder
 
 
 def unsorted_embed(embedder: MiniLMEmbedder, texts: list[str]) -> None:
+    """Batches of `batch_size` texts in arrival order, each padded to its longest."""
+    encodings = embedder._tokenizer.encode_batch(texts)
     for start in range(0, len(texts), embedder.batch_size):
-        embedder._embed_batch(texts[start : start + embedder.batch_size])
+        embedder._forward(encodings[start : start + embedder.batch_size])
 
 
 def main() -> None:
@@ -72,6 +77,9 @@ def main() -> None:
         "basic_graph_opt": variant(level="ORT_ENABLE_BASIC"),
         "batch_16": variant(batch=16),
         "batch_64": variant(batch=64),
+        "batch_tokens_512": variant(batch_tokens=512),
+        "batch_tokens_2048": variant(batch_tokens=2048),
+        "batch_of_32_any_length": variant(batch_tokens=8192),
     }
     rates: dict[str, list[float]] = {name: [] for name in [*variants, "default_unsorted"]}
     for _ in range(args.rounds):
