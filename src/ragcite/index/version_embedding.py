@@ -3,10 +3,9 @@
 A version's texts (its chunks in context, and its sentences' forms when
 `ingest.sentence_vectors`) are planned first; the model then runs over the texts of several
 small files together, sorted by length across all of them, so batches are full and pad
-little (per file, the demo corpus took 1.3× as long); each version then turns its rows
-into chunk vectors and sentence blobs.
+little; each version then turns its rows into chunk vectors and sentence blobs.
 
-    >>> plans = [plan_version(title, chunks, settings.ingest) for title, chunks in versions]
+    >>> plans = [plan_version(texts, chunks, settings.ingest) for texts, chunks in versions]
     >>> rows = embed_together(embedder, plans, 128, check=lambda done: None)
     >>> vectors, blobs = plans[0].finish(*rows[0], embed=embedder.embed)
 """
