@@ -3,7 +3,9 @@
 Idempotent: a file whose bytes (and metadata) are unchanged is skipped before it is
 even parsed. A changed file becomes a new version that supersedes the old one. Each
 version is written in one transaction; a file that fails (over a limit, out of time) is
-reported, nothing of it is stored, and the rest goes on. The supersession policy (which
+reported, nothing of it is stored, and the rest goes on. Small files are embedded together
+(up to `GROUP_TEXTS` texts, `index.version_embedding`), then written one by one, in file
+order. The supersession policy (which
 version is active, which file may replace which document: see `index.identity`) lives
 here, in `store_version`, so every store gets it from the same primitive writes.
 
@@ -114,27 +116,31 @@ class Indexer:
             on_start(len(files))
         report = IngestReport(outcomes=list(decided))
         outcomes = OutcomesInOrder(len(files), report.outcomes, on_file)
-        group: list[tuple[int, _Prepared]] = []
+        group: list[tuple[int, _Prepared]] = []  # files waiting to be embedded together
+
+        def flush() -> None:
+            stored = self._store_group([p for _, p in group])
+            for (slot, _), outcome in zip(group, stored, strict=True):
+                outcomes.set(slot, outcome)
+            group.clear()
+
         for slot, (path, root) in enumerate(files):
             job = self._job(path, root, metadata, None, on_chunks)
             prepared = self._prepare_safely(job)
-            if not isinstance(prepared, FileOutcome) and prepared.document.document_id in {
-                p.document.document_id for _, p in group
-            }:  # a second version of a document: prepared again once the first is stored
-                self._store_group(group, outcomes)
-                group = []
+            if not isinstance(prepared, FileOutcome) and any(
+                p.document.document_id == prepared.document.document_id for _, p in group
+            ):  # a second version of a document: prepared again once the first is stored
+                flush()
                 prepared = self._prepare_safely(job)
             if isinstance(prepared, FileOutcome):
                 outcomes.set(slot, prepared)
                 continue
             if len(prepared.plan.texts) >= GROUP_TEXTS:  # alone: progress and time checks
-                self._store_group(group, outcomes)
-                group = []
+                flush()
             group.append((slot, prepared))
             if sum(len(p.plan.texts) for _, p in group) >= GROUP_TEXTS:
-                self._store_group(group, outcomes)
-                group = []
-        self._store_group(group, outcomes)
+                flush()
+        flush()
         report.seconds = time.perf_counter() - started
         return report
 
@@ -156,9 +162,7 @@ class Indexer:
         prepared = self._prepare_safely(job)
         if isinstance(prepared, FileOutcome):
             return prepared
-        outcomes: list[FileOutcome] = []
-        self._store_group([(0, prepared)], OutcomesInOrder(1, outcomes, None))
-        return outcomes[0]
+        return self._store_group([prepared])[0]
 
     def _job(
         self,
@@ -182,7 +186,7 @@ class Indexer:
         try:
             return self._prepare(job)
         except RagciteError as exc:
-            return FileOutcome(job.path, "failed", error=str(exc), failure=exc)
+            return _failed(job.path, exc)
 
     def _prepare(self, job: _Job) -> _Prepared | FileOutcome:
         """Load and chunk a file and plan its embedding; its outcome when it is unchanged."""
@@ -229,26 +233,26 @@ class Indexer:
         plan = plan_version(texts, chunks, self.limits)
         return _Prepared(job, document, extracted, chunks, plan, bool(meta.document_id))
 
-    def _store_group(self, group: list[tuple[int, _Prepared]], outcomes: OutcomesInOrder) -> None:
+    def _store_group(self, group: list[_Prepared]) -> list[FileOutcome]:
         """Embed the group's files together, then store each version in its own
-        transaction. A file alone is time-checked and reports progress while it embeds; in
-        a group, each file's time limit is checked before it is stored, so one that ran
-        over fails alone."""
+        transaction; each file's outcome, in order. A file alone is time-checked and
+        reports progress while it embeds; in a group, each file's time limit is checked
+        before it is stored, so one that ran over fails alone."""
         if not group:
-            return
+            return []
         try:
-            rows = self._embed_group([p for _, p in group])
+            rows = self._embed_group(group)
         except RagciteError as exc:  # only a file alone is checked while it embeds
-            slot, one = group[0]
-            outcomes.set(slot, FileOutcome(one.job.path, "failed", error=str(exc), failure=exc))
-            return
-        for (slot, one), (vectors, pooled) in zip(group, rows, strict=True):
+            return [_failed(group[0].job.path, exc)]
+        stored = []
+        for one, (vectors, pooled) in zip(group, rows, strict=True):
             if one.job.on_chunks is not None and len(group) > 1:
                 one.job.on_chunks(one.job.path, len(one.plan.texts), len(one.plan.texts))
             try:
-                outcomes.set(slot, self._store_prepared(one, vectors, pooled))
+                stored.append(self._store_prepared(one, vectors, pooled))
             except RagciteError as exc:
-                outcomes.set(slot, FileOutcome(one.job.path, "failed", error=str(exc), failure=exc))
+                stored.append(_failed(one.job.path, exc))
+        return stored
 
     def _embed_group(self, group: list[_Prepared]) -> list[tuple[Vectors, SpanVectors | None]]:
         """Every file's texts through the model together, in steps of `ingest.embed_batch`;
@@ -312,10 +316,16 @@ class Indexer:
 
     def _embed_alone(self, job: _Job, texts: list[str]) -> Vectors:
         """A few more texts of one file embedded whole (forms its rows could not give)."""
-        check = partial(job.limits.check_time, job.path, "while embedding")
         return embed_in_steps(
-            self.embedder, texts, self.limits.embed_batch, check=lambda _: check()
+            self.embedder,
+            texts,
+            self.limits.embed_batch,
+            check=lambda _: job.limits.check_time(job.path, "while embedding"),
         )[0]
+
+
+def _failed(path: Path, error: RagciteError) -> FileOutcome:
+    return FileOutcome(path, "failed", error=str(error), failure=error)
 
 
 @dataclass(frozen=True)
