@@ -43,6 +43,22 @@ def test_keeping_contacting_and_irregular_participles_are_how_a_question_asks(
         assert missing_subject(question, [(row.chunk_text, row)], [row], embedder) == []
 
 
+def test_a_verb_with_its_particle_is_how_the_asker_acts_not_the_topic(
+    embedder: CachedEmbedder,
+) -> None:
+    """ "setting up", "send back", "sign off": the passage names the thing (an allowance,
+    a return), not the asker's verb."""
+    assert topic_words("How much do I get for setting up my home office?") == ["home", "office"]
+    assert topic_words("How long do I have to send back a laptop?") == ["laptop"]
+    assert topic_words("Who signs off on a software purchase?") == ["software", "purchase"]
+    assert topic_words("What is the setting for backups?") == ["setting", "backups"]
+    home = _chunk(
+        "Remote employees receive a one-time home office allowance of $600.", title="Remote"
+    )
+    question = "How much do I get for setting up my home office?"
+    assert missing_subject(question, [(home.chunk_text, home)], [home], embedder) == []
+
+
 def test_a_missing_topic_word_is_reported(embedder: CachedEmbedder) -> None:
     health = _chunk(
         "Employees in Ireland receive private health cover through the company scheme.",

@@ -43,7 +43,12 @@ _QUESTION_FOCUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             _I,
         ),
     ),
-    ("duration", re.compile(r"\bhow\s+(?:long|many\s+(?:days|weeks|months|years|hours))\b", _I)),
+    (
+        "duration",
+        re.compile(
+            r"\bhow\s+(?:long|fast|quickly|soon|many\s+(?:days|weeks|months|years|hours))\b", _I
+        ),
+    ),
     (
         "amount",
         re.compile(

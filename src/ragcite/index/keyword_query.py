@@ -13,6 +13,9 @@ every chunk that holds it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from ragcite.text.stems import irregular_forms
 from ragcite.text.words import STOPWORDS, WORD
 
 COMMON_SHARE = 0.005
@@ -30,6 +33,27 @@ def keyword_words(text: str) -> list[str]:
     # lower(), not casefold(): FTS5's unicode61 tokenizer lower-cases and nothing more.
     words = [w.lower() for w in WORD.findall(text)]
     return list(dict.fromkeys(w for w in words if w not in STOPWORDS)) or list(dict.fromkeys(words))
+
+
+def with_other_forms(words: list[str], in_corpus: Callable[[str], bool]) -> list[str]:
+    """`words`, and for each irregular one that no chunk holds, its other forms, which the
+    stores' stemmers cannot reach: "lose" finds "lost", "paid" finds "pay". A form is added
+    only for a word the corpus lacks, so a word the documents use is not diluted by its
+    other forms ("keep" in a retention schedule that also says "kept").
+
+    >>> with_other_forms(["lose", "laptop"], lambda word: word != "lose")
+    ['lose', 'laptop', 'lost']
+    >>> with_other_forms(["kept", "invoices"], lambda word: True)
+    ['kept', 'invoices']
+    """
+    forms = [
+        form
+        for word in words
+        if irregular_forms(word) and not in_corpus(word)
+        for form in irregular_forms(word)
+        if form not in STOPWORDS
+    ]
+    return list(dict.fromkeys([*words, *forms]))
 
 
 def fts_match(words: list[str]) -> str:

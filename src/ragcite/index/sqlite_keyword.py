@@ -31,6 +31,7 @@ from ragcite.index.keyword_query import (
     fts_match,
     keyword_words,
     telling_words,
+    with_other_forms,
 )
 from ragcite.index.sqlite_db import SQLiteDatabase
 
@@ -57,6 +58,7 @@ class KeywordIndex:
         self.generation = -1
         self.rows = 0
         self._holding: dict[str, int] = {}
+        self._present: dict[str, bool] = {}
         self._ready = False
 
     def search(self, query: str, k: int, allowed: Rowids | None) -> list[tuple[int, float]]:
@@ -68,6 +70,7 @@ class KeywordIndex:
             return []
         limit = k if allowed is None else k * FILTERED_DEPTH
         with self._db.lock:
+            words = with_other_forms(words, self._in_corpus)
             match = fts_match(self._telling(words))
             while True:
                 rows = self._db.query(
@@ -90,6 +93,7 @@ class KeywordIndex:
                 count = self._db.query_one("SELECT COUNT(*) FROM chunks")
                 self.rows = int(count[0]) if count else 0
                 self._holding.clear()
+                self._present.clear()
                 self.generation = generation
             return self.rows
 
@@ -105,6 +109,13 @@ class KeywordIndex:
             # Every word is common: the rarest is searched, so its count must be exact.
             self._holding.update(self._rows_holding(present, None))
         return telling_words(words, self._holding, cutoff)
+
+    def _in_corpus(self, word: str) -> bool:
+        """Whether any chunk holds `word` (remembered for this generation)."""
+        self.chunk_count()  # a new generation forgets what was remembered
+        if word not in self._present:
+            self._present[word] = self._rows_matching(word, 1) > 0
+        return self._present[word]
 
     def _rows_holding(self, words: list[str], cutoff: int | None) -> dict[str, int]:
         """How many chunks hold each word (its terms' largest count); with a `cutoff`, a

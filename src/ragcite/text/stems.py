@@ -37,8 +37,8 @@ _SUFFIXES = (
 # Irregular past forms and plurals the suffix rules cannot reach ("kept" / "keeps"),
 # mapped to a base the rules then stem like its regular forms. Ambiguous ones stay out
 # ("left", "saw", "rose", "fell", "lay", "ground").
-_IRREGULAR = {
-    form: base
+_IRREGULAR_FORMS: dict[str, tuple[str, ...]] = {
+    base: tuple(forms.split())
     for base, forms in {
         "arise": "arose arisen",
         "become": "became",
@@ -111,8 +111,22 @@ _IRREGULAR = {
         "woman": "women",
         "write": "wrote written",
     }.items()
-    for form in forms.split()
 }
+_IRREGULAR = {form: base for base, forms in _IRREGULAR_FORMS.items() for form in forms}
+
+
+def irregular_forms(word: str) -> tuple[str, ...]:
+    """The other forms of an irregular word (lower case), base first: what a keyword search
+    adds so that "lose" finds "lost" and "kept" finds "keep" (a stemmer cannot reach them).
+
+    >>> irregular_forms("lose"), irregular_forms("kept"), irregular_forms("closed")
+    (('lost',), ('keep',), ())
+    """
+    base = _IRREGULAR.get(word, word)
+    forms = _IRREGULAR_FORMS.get(base)
+    if forms is None:
+        return ()
+    return tuple(f for f in (base, *forms) if f != word)
 
 
 @lru_cache(maxsize=200_000)

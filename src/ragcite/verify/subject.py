@@ -67,6 +67,10 @@ QUESTION_SHAPE = frozenset(
 _ASKERS_VERBS = frozenset(
     "look looks looking view views viewing use uses using go goes going".split()
 )
+# A verb with its particle says what the asker does ("setting up my home office", "send
+# back a laptop", "sign off on a purchase"); the passage names the thing ("home office
+# allowance", "return"), seldom the asker's verb.
+_PHRASAL_VERB = re.compile(r"\b([a-z]+)\s+(up|out|off|back|down|over|away)\b(?!-)")
 _DATE_WORDS = frozenset(
     "january february march april may june july august september october november december "
     "monday tuesday wednesday thursday friday saturday sunday today yesterday tomorrow "
@@ -94,10 +98,18 @@ def _passage(chunk: SourceChunk) -> str:
 
 def topic_words(question: str) -> list[str]:
     """The question's candidate topic words: content words, not question shape, not
-    numbers or dates, not adverbs or past participles (in order, first form kept)."""
+    numbers or dates, not adverbs, past participles or verbs with a particle (in order,
+    first form kept).
+
+    >>> topic_words("How much do I get for setting up my home office?")
+    ['home', 'office']
+    """
     seen: dict[str, str] = {}
+    verbs = {w for m in _PHRASAL_VERB.finditer(question.lower()) for w in m.groups()}
     for word in content_words(question, _IGNORED):
-        if any(ch.isdigit() for ch in word) or len(word) < 3 or word.endswith(("ly", "ed")):
+        if word in verbs or any(ch.isdigit() for ch in word) or len(word) < 3:
+            continue
+        if word.endswith(("ly", "ed")):
             continue
         seen.setdefault(stem(word), word)
     return list(seen.values())

@@ -132,6 +132,33 @@ def test_keyword_search_matches_word_forms(store: Store) -> None:
     ] == ["doc"]
 
 
+def test_keyword_search_finds_irregular_forms_the_corpus_uses(store: Store) -> None:
+    """A stemmer cannot reach "lost" from "lose" or "paid" from "pay": a question's
+    irregular word that no chunk holds is searched in its other forms too."""
+    store.add_version(version("lost", 1, ["Lost laptops must be reported within 4 hours."]))
+    store.add_version(version("other", 1, ["Laptops are encrypted before they are issued."]))
+    hits = store.keyword_search("What if I lose my laptop?", 5, EVERY_STATUS)
+    assert hits[0].chunk.document_id == "lost"
+    assert {h.chunk.document_id for h in hits} == {"lost", "other"}
+    assert [h.chunk.document_id for h in store.keyword_search("lose", 5, EVERY_STATUS)] == [
+        "lost"
+    ]
+
+
+def test_keyword_search_keeps_an_irregular_word_the_corpus_holds(store: Store) -> None:
+    """A word the documents use is not diluted by its other forms: "keep" does not also
+    search "kept" when some chunk says "keep"."""
+    store.add_version(version("keep", 1, ["We keep invoices for seven years."]))
+    store.add_version(version("kept", 1, ["Badge logs are kept for a year."]))
+    hits = store.keyword_search("keep", 5, EVERY_STATUS)
+    assert [h.chunk.document_id for h in hits] == ["keep"]
+    # "paid" is in no chunk, so its base form is searched too
+    store.add_version(version("pay", 1, ["We pay salaries monthly."]))
+    assert [h.chunk.document_id for h in store.keyword_search("paid", 5, EVERY_STATUS)] == [
+        "pay"
+    ]
+
+
 @pytest.mark.parametrize(
     "query",
     [

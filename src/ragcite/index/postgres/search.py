@@ -39,7 +39,7 @@ import numpy.typing as npt
 import psycopg
 from psycopg import sql
 
-from ragcite.index.keyword_query import keyword_words
+from ragcite.index.keyword_query import keyword_words, with_other_forms
 from ragcite.index.postgres.filters import filter_sql
 from ragcite.index.postgres.rows import CHUNK_COLUMNS, CHUNKS_WITH_DOCUMENTS, chunk_from_row
 from ragcite.index.postgres.schema import TEXT_SEARCH_CONFIG
@@ -101,8 +101,9 @@ def keyword_search(
     words = keyword_words(text)[:MAX_QUERY_WORDS]
     if not words or k <= 0:
         return []
-    where, args = filter_sql(filters)
     config = sql.Literal(TEXT_SEARCH_CONFIG).as_string()
+    words = with_other_forms(words, lambda word: _in_corpus(conn, config, word))
+    where, args = filter_sql(filters)
     tsquery = " || ".join([f"plainto_tsquery({config}, %s)"] * len(words))
     query = sql.SQL(
         f"SELECT {CHUNK_COLUMNS}, ts_rank({RANK_WEIGHTS}, c.search, q.query, 1) AS score "
@@ -111,3 +112,13 @@ def keyword_search(
     )
     rows = conn.execute(query, [*words, *args, k]).fetchall()
     return [ScoredChunk(chunk_from_row(r), float(r["score"])) for r in rows]
+
+
+def _in_corpus(conn: psycopg.Connection[Any], config: str, word: str) -> bool:
+    """Whether any chunk holds `word` (the GIN index answers it)."""
+    query = sql.SQL(
+        "SELECT EXISTS (SELECT 1 FROM ragcite_chunks "
+        f"WHERE search @@ plainto_tsquery({config}, %s)) AS held"
+    )
+    row = conn.execute(query, [word]).fetchone()
+    return bool(row and row["held"])
