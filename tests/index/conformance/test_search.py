@@ -140,9 +140,7 @@ def test_keyword_search_finds_irregular_forms_the_corpus_uses(store: Store) -> N
     hits = store.keyword_search("What if I lose my laptop?", 5, EVERY_STATUS)
     assert hits[0].chunk.document_id == "lost"
     assert {h.chunk.document_id for h in hits} == {"lost", "other"}
-    assert [h.chunk.document_id for h in store.keyword_search("lose", 5, EVERY_STATUS)] == [
-        "lost"
-    ]
+    assert [h.chunk.document_id for h in store.keyword_search("lose", 5, EVERY_STATUS)] == ["lost"]
 
 
 def test_keyword_search_keeps_an_irregular_word_the_corpus_holds(store: Store) -> None:
@@ -154,9 +152,7 @@ def test_keyword_search_keeps_an_irregular_word_the_corpus_holds(store: Store) -
     assert [h.chunk.document_id for h in hits] == ["keep"]
     # "paid" is in no chunk, so its base form is searched too
     store.add_version(version("pay", 1, ["We pay salaries monthly."]))
-    assert [h.chunk.document_id for h in store.keyword_search("paid", 5, EVERY_STATUS)] == [
-        "pay"
-    ]
+    assert [h.chunk.document_id for h in store.keyword_search("paid", 5, EVERY_STATUS)] == ["pay"]
 
 
 @pytest.mark.parametrize(
