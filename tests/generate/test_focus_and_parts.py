@@ -31,6 +31,11 @@ from ragcite.generate.sentence_choice import (
         ("How soon after a trip are claims due?", "duration"),
         ("Why is MFA required?", "reason"),
         ("Is SSO included in the Free plan?", "yes_no"),
+        ("Do I need a receipt for a taxi?", "permission"),
+        ("Do company laptops have to be encrypted?", "permission"),
+        ("Is a purchase order required for software?", "permission"),
+        ("Must we report a lost phone?", "permission"),
+        ("Do remote workers get an internet allowance?", "yes_no"),
         ("Describe the backup process.", "other"),
     ],
 )
