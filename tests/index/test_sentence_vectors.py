@@ -4,6 +4,7 @@ without them (an older one) gives the same answer by embedding on the fly."""
 from __future__ import annotations
 
 import shutil
+import sqlite3
 from pathlib import Path
 
 import numpy as np
@@ -154,3 +155,57 @@ def test_heading_pooled_sentence_vectors_keep_what_the_reranker_sees_and_serve_a
     _answers_from_stored_vectors(heading)
     separate.close()
     heading.close()
+
+
+TABLE_QUESTION = "How many users can a Team workspace have?"
+
+
+@pytest.mark.parametrize("pooling", ["separate", "heading", "spans"])
+def test_a_question_naming_one_column_of_a_table_embeds_the_question_only(
+    tmp_path: Path, pooling: str
+) -> None:
+    """The generator compares a question naming one column with each row cut to its label
+    and that cell ("Team — Users: 25"); ingest stores those forms too."""
+    (tmp_path / "docs").mkdir()
+    shutil.copy(DEMO / "plans-and-pricing.md", tmp_path / "docs")
+    rag = _open(tmp_path / "plans.db", pooling=pooling)
+    assert not rag.ingest([tmp_path / "docs"]).failed
+    counting = _cold(rag)
+
+    response = rag.ask(TABLE_QUESTION)
+
+    assert counting.texts == [TABLE_QUESTION]
+    assert response.cited_claims[0].citations[0].quote.startswith("Team — ")
+    rag.close()
+
+
+def test_a_store_written_before_cell_forms_still_serves_its_sentence_vectors(
+    tmp_path: Path,
+) -> None:
+    """Blobs computed for the forms without the cells (an older store) are still read: only
+    the cell forms a question needs are embedded at ask time, and the answer is the same."""
+    (tmp_path / "docs").mkdir()
+    shutil.copy(DEMO / "plans-and-pricing.md", tmp_path / "docs")
+    rag = _open(tmp_path / "plans.db", pooling="separate")
+    assert not rag.ingest([tmp_path / "docs"]).failed
+    _cold(rag)
+    now = rag.ask(TABLE_QUESTION)
+    rag.close()
+    with sqlite3.connect(tmp_path / "plans.db") as db:  # rewrite the blobs as before the cells
+        rows = db.execute("SELECT rowid, chunk_text, section_heading, sentence_vectors FROM chunks")
+        for rowid, text, heading, blob in rows.fetchall():
+            forms = chunk_sentence_forms(text, heading)
+            base = chunk_sentence_forms(text, heading, cells=False)
+            vectors = decode_sentence_vectors(blob, forms)
+            assert vectors is not None
+            old = encode_sentence_vectors(base, vectors[[forms.index(f) for f in base]])
+            db.execute("UPDATE chunks SET sentence_vectors = ? WHERE rowid = ?", (old, rowid))
+    older = _open(tmp_path / "plans.db")
+    counting = _cold(older)
+
+    before = older.ask(TABLE_QUESTION)
+
+    assert counting.texts[0] == TABLE_QUESTION
+    assert counting.texts[1:] and all(" — Users: " in t for t in counting.texts[1:])
+    assert [c.claim_text for c in before.cited_claims] == [c.claim_text for c in now.cited_claims]
+    older.close()

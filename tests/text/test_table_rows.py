@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+from ragcite.generate.sentence_choice import focused_row
 from ragcite.text.sentences import split_sentences
-from ragcite.text.table_rows import format_row, format_table, is_table_row, table_row_spans
+from ragcite.text.table_rows import (
+    format_row,
+    format_table,
+    is_table_row,
+    single_cell_rows,
+    table_row_spans,
+)
 
 
 def test_a_row_names_its_headers() -> None:
@@ -45,3 +52,11 @@ def test_the_splitter_keeps_rows_whole_even_with_stops_inside() -> None:
         "Prices exclude tax.",
     ]
     assert [text[a:b] for a, b in table_row_spans(text)] == pieces[1:3]
+
+
+def test_a_row_focused_on_one_column_is_one_of_its_single_cell_rows() -> None:
+    """What the generator embeds for a question naming one column is a form ingest stored."""
+    row = "Team — Monthly price: $49; Storage: 100 GB; Users: 25; Support: Email"
+    for question in ("How many users does Team allow?", "What storage does Team get?"):
+        assert focused_row(row, question) in single_cell_rows(row)
+    assert single_cell_rows("Team — Users: 25") == []

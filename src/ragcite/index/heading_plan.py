@@ -24,7 +24,7 @@ import numpy as np
 from ragcite.embed.base import Span, SpanVectors, Vectors
 from ragcite.index.sentence_vectors import encode_sentence_vectors
 from ragcite.models import SourceChunk
-from ragcite.text.sentence_forms import one_line, sentences_with_forms
+from ragcite.text.sentence_forms import one_line, sentences_with_forms, table_cell_forms
 
 # Where a form's vector comes from: (index into `texts`, index into that text's spans), or
 # (index into `texts`, None) for the text's own vector.
@@ -44,10 +44,13 @@ class HeadingPlan:
     @classmethod
     def of(cls, chunks: Sequence[SourceChunk]) -> HeadingPlan:
         found = [sentences_with_forms(c.chunk_text, c.section_heading) for c in chunks]
+        cells = [table_cell_forms(c.chunk_text, c.section_heading) for c in chunks]
         row: dict[str, int] = {}
         for sentences in found:
             for _, _, (heading_form, _, _) in sentences:
                 row.setdefault(heading_form, len(row))
+        for form in (f for forms in cells for f in forms):  # embedded whole, as they are
+            row.setdefault(form, len(row))
         spans: list[list[Span]] = [[] for _ in row]
         sources: dict[str, _Source] = {text: (i, None) for text, i in row.items()}
         for chunk, sentences in zip(chunks, found, strict=True):
@@ -57,8 +60,8 @@ class HeadingPlan:
                     if form not in sources:
                         sources[form] = _source(row[heading_form], heading_form, form, span, spans)
         per_chunk = [
-            list(dict.fromkeys(form for _, _, forms in sentences for form in forms))
-            for sentences in found
+            list(dict.fromkeys([*(f for _, _, forms in sentences for f in forms), *cell_forms]))
+            for sentences, cell_forms in zip(found, cells, strict=True)
         ]
         return cls(per_chunk, list(row), spans, sources)
 

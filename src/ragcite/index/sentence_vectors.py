@@ -23,7 +23,11 @@ import numpy as np
 from ragcite.embed.base import Embedder, Vectors
 from ragcite.index.store import Store
 from ragcite.models import SourceChunk
-from ragcite.text.sentence_forms import chunk_sentence_forms, sentences_with_forms
+from ragcite.text.sentence_forms import (
+    chunk_sentence_forms,
+    sentences_with_forms,
+    table_cell_forms,
+)
 
 _HEADER = struct.Struct("<4sIHH")  # magic, crc32 of the forms, count, dimension
 _MAGIC = b"RSV1"
@@ -92,7 +96,7 @@ class SpanPlan:
     """
 
     per_chunk: list[list[str]]
-    form_sentence: list[list[int]]
+    form_sentence: list[list[int | None]]  # None: a table row's cell form, embedded alone
     spans: list[list[tuple[int, int]]]
 
     @classmethod
@@ -100,10 +104,12 @@ class SpanPlan:
         per_chunk, form_sentence, spans = [], [], []
         for chunk, offset in zip(chunks, offsets, strict=True):
             sentences = sentences_with_forms(chunk.chunk_text, chunk.section_heading)
-            forms: dict[str, int] = {}
+            forms: dict[str, int | None] = {}
             for k, (_, _, sentence_forms) in enumerate(sentences):
                 for form in sentence_forms:
                     forms.setdefault(form, k)
+            for form in table_cell_forms(chunk.chunk_text, chunk.section_heading):
+                forms.setdefault(form, None)
             per_chunk.append(list(forms))
             form_sentence.append(list(forms.values()))
             text = chunk.chunk_text
@@ -121,13 +127,13 @@ class SpanPlan:
                 form
                 for forms, which, vectors in rows
                 for form, k in zip(forms, which, strict=True)
-                if vectors[k] is None
+                if k is None or vectors[k] is None
             )
         )
         alone = dict(zip(missing, embed(missing) if missing else [], strict=True))
         blobs: list[bytes | None] = []
         for forms, which, vectors in rows:
-            chosen = [vectors[k] for k in which]
+            chosen = [None if k is None else vectors[k] for k in which]
             stacked = [alone[f] if v is None else v for f, v in zip(forms, chosen, strict=True)]
             blobs.append(encode_sentence_vectors(forms, np.stack(stacked)) if forms else None)
         return blobs
@@ -151,6 +157,9 @@ def prime_sentence_vectors(embedder: Embedder, store: Store, chunks: Sequence[So
             continue
         forms = chunk_sentence_forms(chunk.chunk_text, chunk.section_heading)
         vectors = decode_sentence_vectors(blob, forms)
+        if vectors is None:  # stored before table rows' cell forms were
+            forms = chunk_sentence_forms(chunk.chunk_text, chunk.section_heading, cells=False)
+            vectors = decode_sentence_vectors(blob, forms)
         if vectors is not None and len(forms) and vectors.shape[1] == embedder.dimension:
             texts.extend(forms)
             parts.append(vectors)

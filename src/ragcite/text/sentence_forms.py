@@ -2,8 +2,10 @@
 
 The reranker and the extractive generator embed each sentence with its section heading
 ("Customer records: They are kept 3 years."); the gate embeds claims on one line and
-evidence sentences stripped and cut to `EVIDENCE_CHARS`. Ingest embeds every form once
-and stores the vectors with the chunk, so at ask time these strings are already known.
+evidence sentences stripped and cut to `EVIDENCE_CHARS`; for a question that names one
+column of a table, the generator embeds the row cut to its label and that cell ("Plans:
+Team — Users: 25"). Ingest embeds every form once and stores the vectors with the chunk,
+so at ask time these strings are already known.
 
     >>> chunk_sentence_forms("Kept 3 years.\\nThen erased.", "Records")
     ['Records: Kept 3 years.', 'Kept 3 years.', 'Records: Then erased.', 'Then erased.']
@@ -12,6 +14,7 @@ and stores the vectors with the chunk, so at ask time these strings are already 
 from __future__ import annotations
 
 from ragcite.text.sentences import split_sentences
+from ragcite.text.table_rows import is_table_row, single_cell_rows
 
 EVIDENCE_CHARS = 300  # the gate embeds the start of a web page's very long "sentence" only
 
@@ -26,14 +29,33 @@ def one_line(sentence: str) -> str:
     return " ".join(sentence.split())
 
 
-def chunk_sentence_forms(chunk_text: str, heading: str | None) -> list[str]:
+def chunk_sentence_forms(chunk_text: str, heading: str | None, *, cells: bool = True) -> list[str]:
     """Every distinct string the ask-time stages may embed for this chunk's sentences,
-    in a fixed order (the stored vectors follow it)."""
+    in a fixed order (the stored vectors follow it): each sentence's forms, then (with
+    `cells`) its table rows' single-cell forms (`table_cell_forms`). A store written
+    before the cell forms holds the vectors of the forms without them."""
     forms: dict[str, None] = {}
     for _, _, sentence_forms in sentences_with_forms(chunk_text, heading):
         for form in sentence_forms:
             forms.setdefault(form, None)
+    for form in table_cell_forms(chunk_text, heading) if cells else ():
+        forms.setdefault(form, None)
     return list(forms)
+
+
+def table_cell_forms(chunk_text: str, heading: str | None) -> list[str]:
+    """Each table row of the chunk cut to its label and one of its cells, with the
+    heading: what the extractive generator compares with a question naming that column.
+
+    >>> table_cell_forms("Team — Storage: 100 GB; Users: 25", "Plans")
+    ['Plans: Team — Storage: 100 GB', 'Plans: Team — Users: 25']
+    """
+    forms: list[str] = []
+    for start, end in split_sentences(chunk_text):
+        sentence = chunk_text[start:end]
+        if is_table_row(sentence):
+            forms.extend(in_context(heading, row) for row in single_cell_rows(sentence))
+    return forms
 
 
 def sentences_with_forms(

@@ -84,3 +84,15 @@ def table_row_spans(text: str, start: int = 0, end: int | None = None) -> list[t
     if text.find(LABEL_SEPARATOR, start, end) < 0:
         return []
     return [m.span("row") for m in _ROW_ANYWHERE.finditer(text, start, end)]
+
+
+def single_cell_rows(row: str) -> list[str]:
+    """A row of two or more cells cut to its label and each one of them: what a question
+    naming one column compares with ("Team — Users: 25"); none for a row of one cell.
+
+    >>> single_cell_rows("Team — Storage: 100 GB; Users: 25")
+    ['Team — Storage: 100 GB', 'Team — Users: 25']
+    """
+    label, _, cells = row.partition(LABEL_SEPARATOR)
+    parts = cells.split(CELL_SEPARATOR)
+    return [label + LABEL_SEPARATOR + cell for cell in parts] if len(parts) > 1 else []
