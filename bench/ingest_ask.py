@@ -33,7 +33,11 @@ from pathlib import Path
 from ragcite.compose import store_file
 from ragcite.config import load_settings
 from ragcite.pipeline import Ragcite
-from ragcite.text.sentence_forms import chunk_sentence_forms, sentences_with_forms
+from ragcite.text.sentence_forms import (
+    chunk_sentence_forms,
+    sentences_with_forms,
+    table_cell_forms,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -262,7 +266,9 @@ def _embedded_texts(rag: Ragcite) -> list[str]:
         texts += list(dict.fromkeys(f for group in forms for f in group))
     elif rag.settings.ingest.sentence_vectors and pooling == "heading":
         found = (sentences_with_forms(text, h) for _, h, text in rows)
-        texts += list(dict.fromkeys(f[0] for group in found for _, _, f in group))
+        heading_forms = [f[0] for group in found for _, _, f in group]
+        cells = [f for _, h, text in rows for f in table_cell_forms(text, h)]
+        texts += list(dict.fromkeys([*heading_forms, *cells]))  # cell forms: embedded whole
     return texts
 
 
