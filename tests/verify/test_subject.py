@@ -81,6 +81,25 @@ def test_the_same_stem_a_shared_prefix_or_a_synonym_covers_a_word(
     assert missing_subject(question, [(fees.chunk_text, fees)], [fees], embedder) == []
 
 
+def test_a_synonym_vouches_only_beside_the_quote(embedder: CachedEmbedder) -> None:
+    """ "donations" is close to "contributions" (MiniLM 0.64), but a pension rule three
+    sentences away from the quoted health-insurance one does not answer a question about
+    donations; next to the quote it would vouch for the word."""
+    far = _chunk(
+        "Northwind pays 90% of the health insurance premium for employees. "
+        "Dependants are covered at 75%. Claims are made through the insurer's app. "
+        "Northwind matches pension contributions up to 5% of salary."
+    )
+    quoted = "Northwind pays 90% of the health insurance premium for employees."
+    question = "Does Northwind match employee donations?"
+    assert missing_subject(question, [(quoted, far)], [far], embedder) == ["donations"]
+    near = _chunk(
+        "Northwind pays 90% of the health insurance premium for employees. "
+        "Northwind matches pension contributions up to 5% of salary."
+    )
+    assert missing_subject(question, [(quoted, near)], [near], embedder) == []
+
+
 def test_a_word_another_retrieved_passage_holds_is_left_to_the_other_checks(
     embedder: CachedEmbedder,
 ) -> None:

@@ -29,6 +29,7 @@ from ragcite.embed.base import Embedder
 from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.text.acronyms import expand_acronyms
+from ragcite.text.sentences import split_sentences
 from ragcite.text.stems import stem
 from ragcite.text.words import (
     IRREGULAR_PARTICIPLES,
@@ -167,11 +168,30 @@ def missing_subject(
     question = expand_acronyms(question, [_passage(c) for c in chunks])  # "PO": "purchase order"
     cited = {w for _, c in quotes for w in words(_passage(c))}
     known = {stem(w) for w in cited.union(*(words(_passage(c)) for c in chunks))}  # each once
+    near = {w for quote, c in quotes for w in words(_around(quote, c))}
     parts = question_parts(question)
     if len(parts) > 1:
-        missing = [_missing(part, cited, known, embedder) for part in parts]
+        missing = [_missing(part, cited, known, near, embedder) for part in parts]
         return [w for m in missing for w in m] if all(missing) else []
-    return _missing(question, cited, known, embedder)
+    return _missing(question, cited, known, near, embedder)
+
+
+def _around(quote: str, chunk: SourceChunk) -> str:
+    """What a synonym must stand in to vouch for a question word: the quoted sentences,
+    one on either side, the section heading and the title (the whole passage when the
+    quote is not found verbatim)."""
+    text = chunk.chunk_text
+    start = text.find(quote.strip())
+    if start < 0:
+        return _passage(chunk)
+    end = start + len(quote.strip())
+    spans = split_sentences(text)
+    inside = [i for i, (a, b) in enumerate(spans) if a < end and b > start]
+    if not inside:
+        return _passage(chunk)
+    first, last = max(inside[0] - 1, 0), min(inside[-1] + 1, len(spans) - 1)
+    heading = " ".join(x for x in (chunk.document_title, chunk.section_heading) if x)
+    return f"{heading} {text[spans[first][0] : spans[last][1]]}"
 
 
 def _written_lower(word: str, question: str) -> bool:
@@ -180,9 +200,12 @@ def _written_lower(word: str, question: str) -> bool:
     return re.search(rf"\b{re.escape(word)}\b", question) is not None
 
 
-def _missing(question: str, cited: set[str], known: set[str], embedder: Embedder) -> list[str]:
+def _missing(
+    question: str, cited: set[str], known: set[str], near: set[str], embedder: Embedder
+) -> list[str]:
     """`missing_subject` for one question (part): `cited` the quoted passages' words,
-    `known` the stems of every retrieved passage's words and of the cited ones."""
+    `known` the stems of every retrieved passage's words and of the cited ones, `near`
+    the words around the quotes (`_around`), where a synonym must stand."""
     kinds = {stem(w) for w in answer_kind_words(question)}
     absent = [
         w
@@ -200,5 +223,5 @@ def _missing(question: str, cited: set[str], known: set[str], embedder: Embedder
     ]  # fmt: skip
     if not salient:
         return []
-    covered = _synonym(salient, cited, embedder)
+    covered = _synonym(salient, near, embedder)
     return [w for w, ok in zip(salient, covered, strict=True) if not ok]
