@@ -8,7 +8,7 @@ the question's meaning: removing it moves the question's MiniLM embedding by at 
 `MIN_SALIENCE`. It is covered when the passages the answer quotes (title, section and
 text) hold it, as the same stem, a word sharing its first letters ("closure" and
 "closed"), a word it misspells in lower case ("anual": `ragcite.verify.typos`), or a close
-synonym by MiniLM word similarity ("vacation" and "holidays").
+synonym by MiniLM word similarity ("vacation" and "holidays") beside the quote.
 A word naming the kind of thing the answer is ("which occupation", "what is the
 birthdate of ...": `answer_kind_words`) is not asked for: documents name the answer
 ("a tennis player"), seldom its kind.
