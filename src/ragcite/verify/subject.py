@@ -21,7 +21,8 @@ birthdate of ...": `answer_kind_words`) is not asked for: documents name the ans
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
 
 import numpy as np
 
@@ -168,7 +169,7 @@ def missing_subject(
     question = expand_acronyms(question, [_passage(c) for c in chunks])  # "PO": "purchase order"
     cited = {w for _, c in quotes for w in words(_passage(c))}
     known = {stem(w) for w in cited.union(*(words(_passage(c)) for c in chunks))}  # each once
-    near = {w for quote, c in quotes for w in words(_around(quote, c))}
+    near = cache(lambda: {w for quote, c in quotes for w in words(_around(quote, c))})
     parts = question_parts(question)
     if len(parts) > 1:
         missing = [_missing(part, cited, known, near, embedder) for part in parts]
@@ -201,11 +202,16 @@ def _written_lower(word: str, question: str) -> bool:
 
 
 def _missing(
-    question: str, cited: set[str], known: set[str], near: set[str], embedder: Embedder
+    question: str,
+    cited: set[str],
+    known: set[str],
+    near: Callable[[], set[str]],
+    embedder: Embedder,
 ) -> list[str]:
     """`missing_subject` for one question (part): `cited` the quoted passages' words,
     `known` the stems of every retrieved passage's words and of the cited ones, `near`
-    the words around the quotes (`_around`), where a synonym must stand."""
+    the words around the quotes (`_around`), where a synonym must stand (read only when
+    a word is missing)."""
     kinds = {stem(w) for w in answer_kind_words(question)}
     absent = [
         w
@@ -223,5 +229,5 @@ def _missing(
     ]  # fmt: skip
     if not salient:
         return []
-    covered = _synonym(salient, near, embedder)
+    covered = _synonym(salient, near(), embedder)
     return [w for w, ok in zip(salient, covered, strict=True) if not ok]
