@@ -52,6 +52,8 @@ def test_a_verb_with_its_particle_is_how_the_asker_acts_not_the_topic(
     assert topic_words("How long do I have to send back a laptop?") == ["laptop"]
     assert topic_words("Who signs off on a software purchase?") == ["software", "purchase"]
     assert topic_words("What is the setting for backups?") == ["setting", "backups"]
+    assert topic_words("Can I pay for software with my card?") == ["software", "card"]
+    assert topic_words("What is the budget for training?") == ["budget", "training"]
     home = _chunk(
         "Remote employees receive a one-time home office allowance of $600.", title="Remote"
     )

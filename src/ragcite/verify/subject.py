@@ -27,6 +27,7 @@ from functools import cache
 import numpy as np
 
 from ragcite.embed.base import Embedder
+from ragcite.generate.lists import lead_ins
 from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.text.acronyms import expand_acronyms
@@ -40,6 +41,7 @@ from ragcite.text.words import (
     words,
 )
 from ragcite.verify.answer_types import answer_kind_words
+from ragcite.verify.reading import quote_window
 from ragcite.verify.typos import typo_of
 
 # Removing a topic word moves the question's embedding at least this far (1 - cosine):
@@ -70,9 +72,13 @@ _ASKERS_VERBS = frozenset(
     "look looks looking view views viewing use uses using go goes going".split()
 )
 # A verb with its particle says what the asker does ("setting up my home office", "send
-# back a laptop", "sign off on a purchase"); the passage names the thing ("home office
-# allowance", "return"), seldom the asker's verb.
-_PHRASAL_VERB = re.compile(r"\b([a-z]+)\s+(up|out|off|back|down|over|away)\b(?!-)")
+# back a laptop", "sign off on a purchase", "pay for software"); the passage names the thing
+# ("home office allowance", "return", "purchased"), seldom the asker's verb. Before "for"
+# only the asker's verbs: "the budget for training" is about the budget.
+_PHRASAL_VERB = re.compile(
+    r"\b([a-z]+)\s+(up|out|off|back|down|over|away)\b(?!-)|"
+    r"\b(pay|pays|paying|apply|applies|applying|ask|asks|asking|wait|waiting)\s+for\b"
+)
 _DATE_WORDS = frozenset(
     "january february march april may june july august september october november december "
     "monday tuesday wednesday thursday friday saturday sunday today yesterday tomorrow "
@@ -107,7 +113,7 @@ def topic_words(question: str) -> list[str]:
     ['home', 'office']
     """
     seen: dict[str, str] = {}
-    verbs = {w for m in _PHRASAL_VERB.finditer(question.lower()) for w in m.groups()}
+    verbs = {w for m in _PHRASAL_VERB.finditer(question.lower()) for w in m.groups() if w}
     for word in content_words(question, _IGNORED):
         if word in verbs or any(ch.isdigit() for ch in word) or len(word) < 3:
             continue
@@ -178,21 +184,20 @@ def missing_subject(
 
 
 def _around(quote: str, chunk: SourceChunk) -> str:
-    """What a synonym must stand in to vouch for a question word: the quoted sentences,
-    one on either side, the section heading and the title (the whole passage when the
-    quote is not found verbatim)."""
+    """What a synonym must stand in to vouch for a question word: the quoted sentences with
+    one on either side (`quote_window`), the FAQ question or list lead-in they answer, the
+    section heading and the title."""
+    window = quote_window(quote, chunk)
     text = chunk.chunk_text
-    start = text.find(quote.strip())
-    if start < 0:
-        return _passage(chunk)
-    end = start + len(quote.strip())
     spans = split_sentences(text)
-    inside = [i for i, (a, b) in enumerate(spans) if a < end and b > start]
-    if not inside:
-        return _passage(chunk)
-    first, last = max(inside[0] - 1, 0), min(inside[-1] + 1, len(spans) - 1)
-    heading = " ".join(x for x in (chunk.document_title, chunk.section_heading) if x)
-    return f"{heading} {text[spans[first][0] : spans[last][1]]}"
+    sentences = [text[a:b] for a, b in spans]
+    led = [
+        sentences[lead]
+        for sentence, lead in zip(sentences, lead_ins(text, spans), strict=True)
+        if lead is not None and sentence in window.quoted
+    ]
+    heading = [x for x in (chunk.document_title, chunk.section_heading) if x]
+    return " ".join([*heading, *window.window, *window.asked, *led])
 
 
 def _written_lower(word: str, question: str) -> bool:
