@@ -54,6 +54,8 @@ def test_a_verb_with_its_particle_is_how_the_asker_acts_not_the_topic(
     assert topic_words("What is the setting for backups?") == ["setting", "backups"]
     assert topic_words("Can I pay for software with my card?") == ["software", "card"]
     assert topic_words("What is the budget for training?") == ["budget", "training"]
+    assert topic_words("Who approves purchases over $5,000?") == ["approves", "purchases"]
+    assert topic_words("How many vacation days can I carry over?") == ["vacation"]
     home = _chunk(
         "Remote employees receive a one-time home office allowance of $600.", title="Remote"
     )

@@ -73,10 +73,12 @@ _ASKERS_VERBS = frozenset(
 )
 # A verb with its particle says what the asker does ("setting up my home office", "send
 # back a laptop", "sign off on a purchase", "pay for software"); the passage names the thing
-# ("home office allowance", "return", "purchased"), seldom the asker's verb. Before "for"
-# only the asker's verbs: "the budget for training" is about the budget.
+# ("home office allowance", "return", "purchased"), seldom the asker's verb. Before "over"
+# and "for", which follow nouns as often ("purchases over $5,000", "the budget for
+# training"), only verbs that take them: "carry over", "pay for".
 _PHRASAL_VERB = re.compile(
-    r"\b([a-z]+)\s+(up|out|off|back|down|over|away)\b(?!-)|"
+    r"\b([a-z]+)\s+(up|out|off|back|down|away)\b(?!-)|"
+    r"\b(carry|carries|carrying|roll|rolls|rolling|hand|hands|handing)\s+(over)\b|"
     r"\b(pay|pays|paying|apply|applies|applying|ask|asks|asking|wait|waiting)\s+for\b"
 )
 _DATE_WORDS = frozenset(
