@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from ragcite.generate.focus import focus_match, question_focus
 from ragcite.learn.model import LearnedModel, load_models, require_features
-from ragcite.text.table_rows import CELL_SEPARATOR, LABEL_SEPARATOR, is_table_row
+from ragcite.text.table_rows import CELL_SEPARATOR, LABEL_SEPARATOR, is_table_row, row_cells
 from ragcite.text.words import QUESTION_STOPWORDS, content_words
 
 FEATURES = (
@@ -80,9 +80,9 @@ def focused_row(row: str, question: str) -> str:
     >>> focused_row("Team — Storage: 100 GB; Users: 25", "How many users does Team allow?")
     'Team — Users: 25'
     """
-    label, _, cells = row.partition(LABEL_SEPARATOR)
+    label, cells = row_cells(row)
     query = stems(question)
-    named = [c for c in cells.split(CELL_SEPARATOR) if query & stems(c.partition(":")[0])]
+    named = [c for c in cells if query & stems(c.partition(":")[0])]
     return label + LABEL_SEPARATOR + CELL_SEPARATOR.join(named) if named else row
 
 

@@ -46,13 +46,11 @@ def with_other_forms(words: list[str], in_corpus: Callable[[str], bool]) -> list
     >>> with_other_forms(["kept", "invoices"], lambda word: True)
     ['kept', 'invoices']
     """
-    forms = [
-        form
-        for word in words
-        if irregular_forms(word) and not in_corpus(word)
-        for form in irregular_forms(word)
-        if form not in STOPWORDS
-    ]
+    forms: list[str] = []
+    for word in words:
+        other = irregular_forms(word)
+        if other and not in_corpus(word):
+            forms += [form for form in other if form not in STOPWORDS]
     return list(dict.fromkeys([*words, *forms]))
 
 

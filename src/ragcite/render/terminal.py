@@ -9,7 +9,7 @@ from rich.text import Text
 
 from ragcite.models import CitedResponse, ConfidenceLabel, SourceChunk
 from ragcite.score.confidence import label_for
-from ragcite.text.table_rows import CELL_SEPARATOR, LABEL_SEPARATOR, is_table_row
+from ragcite.text.table_rows import is_table_row, row_cells
 
 LABEL_STYLES = {
     ConfidenceLabel.HIGH: "bold green",
@@ -68,12 +68,12 @@ def table_row(quote: str) -> Table:
       Storage  100 GB
       Users    25
     """
-    label, _, cells = " ".join(quote.split()).partition(LABEL_SEPARATOR)
+    label, cells = row_cells(" ".join(quote.split()))
     grid = Table.grid(padding=(0, 2), pad_edge=False)
     grid.add_column(style="dim")
     grid.add_column(style="italic")
     grid.add_row(Text(f"     {label}", style="bold italic"), "")
-    for cell in cells.split(CELL_SEPARATOR):
+    for cell in cells:
         header, _, value = cell.partition(": ")
         grid.add_row(f"       {header}", value)
     return grid

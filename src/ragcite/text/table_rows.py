@@ -86,6 +86,16 @@ def table_row_spans(text: str, start: int = 0, end: int | None = None) -> list[t
     return [m.span("row") for m in _ROW_ANYWHERE.finditer(text, start, end)]
 
 
+def row_cells(row: str) -> tuple[str, list[str]]:
+    """A row's label and its cells ("Header: value"), as `format_row` wrote them.
+
+    >>> row_cells("Team — Storage: 100 GB; Users: 25")
+    ('Team', ['Storage: 100 GB', 'Users: 25'])
+    """
+    label, _, cells = row.partition(LABEL_SEPARATOR)
+    return label, cells.split(CELL_SEPARATOR)
+
+
 def single_cell_rows(row: str) -> list[str]:
     """A row of two or more cells cut to its label and each one of them: what a question
     naming one column compares with ("Team — Users: 25"); none for a row of one cell.
@@ -93,6 +103,5 @@ def single_cell_rows(row: str) -> list[str]:
     >>> single_cell_rows("Team — Storage: 100 GB; Users: 25")
     ['Team — Storage: 100 GB', 'Team — Users: 25']
     """
-    label, _, cells = row.partition(LABEL_SEPARATOR)
-    parts = cells.split(CELL_SEPARATOR)
-    return [label + LABEL_SEPARATOR + cell for cell in parts] if len(parts) > 1 else []
+    label, cells = row_cells(row)
+    return [label + LABEL_SEPARATOR + cell for cell in cells] if len(cells) > 1 else []
