@@ -180,6 +180,8 @@ def _span_rate(
             "answers": item["answers"],
             "texts": texts,
         }
+        if not response.answerable:
+            row["reason"] = response.confidence_reason
         if not row["span"]:
             row["miss"] = _miss(
                 item, response.answerable, row["doc"], passage, response.confidence_reason

@@ -29,6 +29,12 @@ def test_topic_words_leave_out_question_shape_numbers_and_dates() -> None:
     ]
 
 
+def test_reading_and_forgetting_are_how_the_asker_acts() -> None:
+    """ "read work email", "forgot my password": the passage says "use", "reset"."""
+    assert topic_words("Can I read work email on my own phone?") == ["work", "email", "phone"]
+    assert topic_words("I forgot my password, what do I do?") == ["password"]
+
+
 def test_keeping_contacting_and_irregular_participles_are_how_a_question_asks(
     embedder: CachedEmbedder,
 ) -> None:

@@ -46,8 +46,8 @@ from ragcite.generate.statements import claim_sentences
 from ragcite.models import DraftAnswer, DraftCitation, DraftClaim, SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.rerank.sentence_similarity import sentence_in_context
-from ragcite.text.acronyms import expand_acronyms
 from ragcite.text.sentence_forms import one_line
+from ragcite.text.short_forms import spell_out
 from ragcite.text.table_rows import is_table_row
 
 # Near-duplicate sentences (the same rule restated in an overlapping chunk) are cited once.
@@ -124,6 +124,7 @@ class _Candidate:
     score: float  # relevance: decides whether the question is answerable
     fit: int = 0  # a table row whose label the question names (2) or whose range it hits (1)
     choice: float = 0.0  # probability that it holds the answer: decides which sentence
+    asks: str = ""  # the FAQ question it answers, if any (not a list's lead-in)
 
 
 class ExtractiveGenerator:
@@ -239,6 +240,9 @@ class ExtractiveGenerator:
             previous = by_place.get((c.chunk_rank, c.position - 1))
             if previous is not None and _leans_on(c, previous, focus, top):
                 quoted.setdefault((c.chunk_rank, previous.start), previous)
+            opening = _faq_opening(c, by_place)
+            if opening is not None:
+                quoted.setdefault((c.chunk_rank, opening.start), opening)
             quoted.setdefault((c.chunk_rank, c.start), c)
         return [
             DraftClaim(
@@ -268,8 +272,8 @@ class ExtractiveGenerator:
         ]
         choice = choice_scores(query, window, own=own)
         out = []
-        for (index, position, start, _end, text), context, sem, sentence_words, faq, p in zip(
-            found, in_context, semantic, own, asked_words, choice, strict=True
+        for (index, position, start, _end, text), context, sem, sentence_words, faq, p, q in zip(
+            found, in_context, semantic, own, asked_words, choice, asked, strict=True
         ):
             chunk = chunks[index]
             chunk_words = sentence_words | heading_words[index] | faq
@@ -278,15 +282,25 @@ class ExtractiveGenerator:
             fit = row_fit(text, query) if is_table_row(text) else 0
             out.append(
                 _Candidate(
-                    index, position, start, text, context, chunk.chunk_id, score, fit, float(p)
+                    index,
+                    position,
+                    start,
+                    text,
+                    context,
+                    chunk.chunk_id,
+                    score,
+                    fit,
+                    float(p),
+                    asks=q.text if q is not None and q.text.rstrip().endswith("?") else "",
                 )
             )
         return out
 
 
 def _spelled_out(query: str, chunks: list[SourceChunk]) -> str:
-    """The question with its acronyms in the passages' words ("PO": "purchase order")."""
-    return expand_acronyms(query, [c.chunk_text for c in chunks])
+    """The question with its acronyms and shortened words in the passages' words ("PO":
+    "purchase order", "prod": "production")."""
+    return spell_out(query, [c.chunk_text for c in chunks])
 
 
 def _leans_on(sentence: _Candidate, previous: _Candidate, focus: str, top: float) -> bool:
@@ -298,6 +312,21 @@ def _leans_on(sentence: _Candidate, previous: _Candidate, focus: str, top: float
     if _ANAPHOR.match(sentence.text) or points_back(sentence.text, previous.text):
         return True
     return focus in ("consequence", "permission") and previous.score >= top > sentence.score
+
+
+def _faq_opening(
+    sentence: _Candidate, by_place: dict[tuple[int, int], _Candidate]
+) -> _Candidate | None:
+    """The first sentence of the FAQ answer `sentence` is part of, when it is not that
+    first sentence: an FAQ answers its question first ("Yes, if the phone is enrolled in
+    device management."), and the sentences after it qualify that answer."""
+    if not sentence.asks:
+        return None
+    opening = None
+    place = (sentence.chunk_rank, sentence.position - 1)
+    while (earlier := by_place.get(place)) is not None and earlier.asks == sentence.asks:
+        opening, place = earlier, (place[0], place[1] - 1)
+    return opening
 
 
 def _next_step(query: str, best: _Candidate, candidates: list[_Candidate]) -> _Candidate | None:

@@ -1,10 +1,11 @@
-"""Retrieval for a question whose acronym the documents spell out.
+"""Retrieval for a question whose acronym or shortened word the documents spell out.
 
 "How soon will I receive a PO?" finds little by its words when the procurement FAQ always
 writes "purchase order": neither the dense nor the keyword lookup knows "PO". When the
 passages a first retrieval finds spell out an acronym of the question and never write it
-(`ragcite.text.acronyms`), the question is retrieved again in their words, and the later
-stages rank by that wording. A question without such an acronym costs nothing more.
+(`ragcite.text.acronyms`), or write in full a shortened word of it ("prod": "production",
+`ragcite.text.short_forms`), the question is retrieved again in their words, and the later
+stages rank by that wording. A question without either costs nothing more.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ragcite.retrieve.hybrid import RetrievalResult
-from ragcite.text.acronyms import expand_acronyms
+from ragcite.text.short_forms import spell_out
 
 
 def retrieve_spelled_out(
@@ -20,7 +21,7 @@ def retrieve_spelled_out(
 ) -> tuple[str, RetrievalResult]:
     """(the question as retrieved, what `retrieve` found for it)."""
     retrieved = retrieve(query)
-    spelled = expand_acronyms(query, [c.chunk_text for c in retrieved.chunks])
+    spelled = spell_out(query, [c.chunk_text for c in retrieved.chunks])
     if spelled == query:
         return query, retrieved
     return spelled, retrieve(spelled)

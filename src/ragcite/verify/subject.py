@@ -30,8 +30,8 @@ from ragcite.embed.base import Embedder
 from ragcite.generate.lists import lead_ins
 from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import question_parts
-from ragcite.text.acronyms import expand_acronyms
 from ragcite.text.sentences import split_sentences
+from ragcite.text.short_forms import spell_out
 from ragcite.text.stems import stem
 from ragcite.text.words import (
     IRREGULAR_PARTICIPLES,
@@ -65,11 +65,15 @@ QUESTION_SHAPE = frozenset(
     """.split()
 )
 # Everyday verbs say how the asker would go about it ("Can I use my laptop to look at
-# customer data?"), not what the question is about; the passage says it its own way ("may
-# not be used to access customer data"). Verbs that can carry a question ("find", "make",
+# customer data?", "Can I read work email on my phone?", "I forgot my password"), not what
+# the question is about; the passage says it its own way ("may not be used to access
+# customer data", "reset your password"). Verbs that can carry a question ("find", "make",
 # "see": "When did Augustus find Rome?") stay topic words.
 _ASKERS_VERBS = frozenset(
-    "look looks looking view views viewing use uses using go goes going".split()
+    """
+    look looks looking view views viewing use uses using go goes going read reads reading
+    forget forgets forgot forgotten forgetting
+    """.split()
 )
 # A verb with its particle says what the asker does ("setting up my home office", "send
 # back a laptop", "sign off on a purchase", "pay for software"); the passage names the thing
@@ -174,7 +178,7 @@ def missing_subject(
     answers the parts it can and says which ones the documents do not cover."""
     if not quotes:
         return []
-    question = expand_acronyms(question, [_passage(c) for c in chunks])  # "PO": "purchase order"
+    question = spell_out(question, [_passage(c) for c in chunks])  # "PO", "prod": as written
     cited = {w for _, c in quotes for w in words(_passage(c))}
     known = {stem(w) for w in cited.union(*(words(_passage(c)) for c in chunks))}  # each once
     near = cache(lambda: {w for quote, c in quotes for w in words(_around(quote, c))})

@@ -1,0 +1,97 @@
+"""Everyday verbs a question uses where its passages write the formal one.
+
+Users ask "What if I don't come back after my leave?", "Can I talk to a reporter?", "How do
+I set up MFA?"; a policy writes "If you do not return to work …", "speak to the press",
+"configure". The sentence that answers shares no verb with the question, and MiniLM reads
+"come back" and "return" less alike than the passage's other sentences. A question verb
+(`PLAIN_VERBS`: phrasal and plain, each form: "came back", "talking") that none of the
+passages uses is read as the formal verb, in the same form, when one of the passages uses
+that verb (any form): only the passages given are read, so a rewording is always the
+documents' own verb.
+
+    >>> formal_verbs("What if I don't come back?", ["If you do not return to work ..."])
+    "What if I don't return?"
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+Forms = tuple[str, ...]  # base, third person, past, -ing
+
+# Everyday verb (its four forms) = a formal verb a policy may write for it (its four forms);
+# a verb with several formal ones has a line for each, in the order they are tried.
+_TABLE = """
+come back, comes back, came back, coming back = return, returns, returned, returning
+go back, goes back, went back, going back = return, returns, returned, returning
+give back, gives back, gave back, giving back = return, returns, returned, returning
+send back, sends back, sent back, sending back = return, returns, returned, returning
+bring back, brings back, brought back, bringing back = return, returns, returned, returning
+pay back, pays back, paid back, paying back = repay, repays, repaid, repaying
+pay back, pays back, paid back, paying back = reimburse, reimburses, reimbursed, reimbursing
+find out, finds out, found out, finding out = learn, learns, learned, learning
+find out, finds out, found out, finding out = discover, discovers, discovered, discovering
+set up, sets up, set up, setting up = configure, configures, configured, configuring
+set up, sets up, set up, setting up = install, installs, installed, installing
+sign up, signs up, signed up, signing up = register, registers, registered, registering
+sign up, signs up, signed up, signing up = enrol, enrols, enrolled, enrolling
+sign up, signs up, signed up, signing up = enroll, enrolls, enrolled, enrolling
+turn down, turns down, turned down, turning down = reject, rejects, rejected, rejecting
+turn down, turns down, turned down, turning down = decline, declines, declined, declining
+turn down, turns down, turned down, turning down = refuse, refuses, refused, refusing
+call off, calls off, called off, calling off = cancel, cancels, cancelled, cancelling
+put off, puts off, put off, putting off = postpone, postpones, postponed, postponing
+put off, puts off, put off, putting off = defer, defers, deferred, deferring
+hand in, hands in, handed in, handing in = submit, submits, submitted, submitting
+fill in, fills in, filled in, filling in = complete, completes, completed, completing
+fill out, fills out, filled out, filling out = complete, completes, completed, completing
+throw away, throws away, threw away, throwing away = dispose, disposes, disposed, disposing
+throw away, throws away, threw away, throwing away = destroy, destroys, destroyed, destroying
+pick up, picks up, picked up, picking up = collect, collects, collected, collecting
+sign off, signs off, signed off, signing off = approve, approves, approved, approving
+talk, talks, talked, talking = speak, speaks, spoke, speaking
+quit, quits, quit, quitting = resign, resigns, resigned, resigning
+quit, quits, quit, quitting = leave, leaves, left, leaving
+fix, fixes, fixed, fixing = repair, repairs, repaired, repairing
+fix, fixes, fixed, fixing = resolve, resolves, resolved, resolving
+"""
+
+
+def _table() -> tuple[tuple[Forms, tuple[Forms, ...]], ...]:
+    grouped: dict[Forms, list[Forms]] = {}
+    for line in _TABLE.strip().splitlines():
+        plain, _, formal = line.partition("=")
+        key = tuple(f.strip() for f in plain.split(","))
+        grouped.setdefault(key, []).append(tuple(f.strip() for f in formal.split(",")))
+    return tuple((plain, tuple(formal)) for plain, formal in grouped.items())
+
+
+PLAIN_VERBS = _table()
+_WORD = re.compile(r"[a-z]+")
+
+
+def formal_verbs(question: str, passages: Sequence[str]) -> str:
+    """`question` with each everyday verb that the passages never use reworded as the first
+    formal verb they do use, in the same form (the question unchanged when there is none)."""
+    lowered = question.lower()
+    asked = [
+        (form, formal)
+        for plain, formal in PLAIN_VERBS
+        for form in plain
+        if re.search(rf"\b{form}\b", lowered)
+    ]
+    if not asked:
+        return question
+    used = " ".join(passages).lower()
+    used_words = set(_WORD.findall(used))
+    out = question
+    for form, formal in asked:
+        plain = next(p for p, _ in PLAIN_VERBS if form in p)
+        if any(re.search(rf"\b{f}\b", used) for f in plain):
+            continue  # the documents use the everyday verb themselves
+        verb = next((f for f in formal if used_words & set(f)), None)
+        if verb is not None:
+            replacement = verb[plain.index(form)]
+            out = re.sub(rf"\b{form}\b", replacement, out, flags=re.IGNORECASE)
+    return out

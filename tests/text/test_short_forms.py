@@ -1,0 +1,71 @@
+"""Shortened words and everyday verbs a question uses, read in its passages' words."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragcite.text.plain_verbs import formal_verbs
+from ragcite.text.short_forms import expand_short_forms, spell_out
+
+PROCEDURE = [
+    "Production access is granted after the security awareness course.",
+    "Severity 2: a single system degraded. The incident manager responds within 4 hours.",
+    "If you do not return to work for at least 3 months, the company may reclaim pay.",
+    "Only the communications team may speak to the press.",
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("How do I get prod access?", "How do I get production access?"),
+        ("How fast is a Sev 2 handled?", "How fast is a severity 2 handled?"),
+        ("What is the max fee?", "What is the max fee?"),  # the passages never say "maximum"
+    ],
+)
+def test_a_shortened_word_is_read_as_the_passages_full_form(question: str, expected: str) -> None:
+    assert expand_short_forms(question, PROCEDURE) == expected
+
+
+def test_a_shortened_word_the_passages_use_is_kept() -> None:
+    assert expand_short_forms("Who approves prod access?", ["Prod access needs approval."]) == (
+        "Who approves prod access?"
+    )
+
+
+def test_a_word_in_capitals_is_an_acronym_not_a_shortening() -> None:
+    assert expand_short_forms("Is DOC needed?", ["Each document is signed."]) == "Is DOC needed?"
+
+
+def test_plurals_of_a_shortened_word_keep_their_number() -> None:
+    assert expand_short_forms("Where are the docs?", ["All documents are in the portal."]) == (
+        "Where are the documents?"
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What if I don't come back after leave?", "What if I don't return after leave?"),
+        ("What if I came back early?", "What if I returned early?"),
+        ("Can I talk to a reporter?", "Can I speak to a reporter?"),
+    ],
+)
+def test_an_everyday_verb_is_read_as_the_passages_formal_verb(
+    question: str, expected: str
+) -> None:
+    assert formal_verbs(question, PROCEDURE) == expected
+
+
+def test_an_everyday_verb_the_passages_use_or_do_not_replace_is_kept() -> None:
+    assert formal_verbs("Can I talk to a reporter?", ["Never talk to the press."]) == (
+        "Can I talk to a reporter?"
+    )
+    assert formal_verbs("How do I set up MFA?", PROCEDURE) == "How do I set up MFA?"
+
+
+def test_spell_out_reads_acronyms_shortenings_and_verbs_together() -> None:
+    passages = [*PROCEDURE, "A Purchase Order is issued within three days."]
+    assert spell_out("Can I come back to prod after a PO?", passages) == (
+        "Can I return to production after a Purchase Order?"
+    )
