@@ -10,6 +10,8 @@ from ragcite.models import SourceChunk
 from ragcite.train.reading_features import READING_FEATURES, reading_features
 from ragcite.verify.answer_types import type_spans
 from ragcite.verify.reading import (
+    names_no_one,
+    negated_in_quote,
     quote_window,
     reading_conflict,
 )
@@ -163,3 +165,34 @@ def test_a_compound_question_conflicts_only_when_every_part_does() -> None:
     assert reading_conflict(compound, [(CITY, chunk), (LENGTH, chunk)]) is None
     both = "What is the smallest city on the Rhine, and what is not its population?"
     assert reading_conflict(both, [(CITY, chunk)]) is not None
+
+
+def test_a_sentence_about_the_negated_case_conflicts_with_a_plain_question() -> None:
+    text = (
+        "Phishing emails that were not clicked can be reported with the Report phish button. "
+        "Anyone who clicked a link must call the security hotline within 1 hour."
+    )
+    quote = text.split(". ")[0] + "."
+    chunk = _chunk(text)
+    clicked = reading_conflict("I clicked a phishing link, what should I do?", [(quote, chunk)])
+    assert clicked is not None and '"not clicked"' in clicked
+    # the next sentence uses the word plainly: quoted with it, there is no conflict
+    both = [(quote, chunk), (text.split(". ")[1], chunk)]
+    assert reading_conflict("I clicked a phishing link, what should I do?", both) is None
+    # a "no" answers a may-I or yes/no question
+    assert reading_conflict("Can clicked emails be reported?", [(quote, chunk)]) is None
+    assert negated_in_quote("Were the emails clicked?", [quote]) is None
+
+
+def test_who_is_needs_a_sentence_that_names_someone_the_question_does_not() -> None:
+    text = (
+        "If personal data is involved, the Data Protection Officer decides whether the "
+        "regulator is notified. The Data Protection Officer is Maria Lopez."
+    )
+    first, second = text.split(". ")
+    chunk = _chunk(text)
+    unnamed = reading_conflict("Who is the Data Protection Officer?", [(first + ".", chunk)])
+    assert unnamed is not None and "name no one" in unnamed
+    assert reading_conflict("Who is the Data Protection Officer?", [(second, chunk)]) is None
+    # "Who decides …?" is answered by the role itself
+    assert not names_no_one("Who decides whether the regulator is notified?", [first + "."])

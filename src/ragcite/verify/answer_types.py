@@ -140,6 +140,14 @@ def _new_proper_noun(sentence: str, question: str) -> bool:
     return any(t[0].isupper() and t.casefold() not in asked for t in tokens[1:])
 
 
+def names_someone_new(sentence: str, question: str) -> bool:
+    """Whether `sentence` names a person or role the question does not: a capitalised word
+    past its first, or a role word ("manager", "team"), that the question does not use."""
+    asked = {w.removesuffix("s") for w in words(question)}
+    roles = (m.group(0).lower().removesuffix("s") for m in _ROLE.finditer(sentence))
+    return _new_proper_noun(sentence, question) or any(r not in asked for r in roles)
+
+
 def type_spans(kind: str, sentence: str) -> list[str]:
     """The pieces of `sentence` that could answer a question of kind `kind`: durations,
     dates or amounts as written, capitalised words (past the first) for a person or a

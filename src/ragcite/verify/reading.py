@@ -18,12 +18,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ragcite.generate.focus import question_focus
 from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.text.faq import answered_questions
 from ragcite.text.sentences import split_sentences
+from ragcite.text.stems import stem
 from ragcite.text.table_rows import is_table_row
-from ragcite.text.words import words
+from ragcite.text.words import STOPWORDS, content_words, words
+from ragcite.verify.answer_types import names_someone_new
 
 NEGATION = re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without)\b|n't\b", re.IGNORECASE
@@ -49,6 +52,11 @@ for _a, _b in _OPPOSITES:
     _OPPOSITE.setdefault(_b, set()).add(_a)
 
 Quote = tuple[str, SourceChunk]
+# Between a negation and the word it negates: "not be used", "never fully paid".
+_NEGATED_GAP = frozenset("be been being is are was were also always fully yet still ever".split())
+# Questions a negated sentence answers ("Can I …?": "You may not …").
+_ANSWERED_BY_NO = frozenset({"yes_no", "permission", "consequence"})
+_WHO_IS = re.compile(r"^\s*who\s+(?:is|are|was|were)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -104,6 +112,51 @@ def negation_unmatched(question: str, quoted: str) -> str | None:
     return found.group(0)
 
 
+def negated_in_quote(question: str, quoted: Sequence[str]) -> str | None:
+    """The question word that the quoted sentences only ever negate, for a question that
+    is not negated and asks what, who, when or where ("I clicked a phishing link, what
+    should I do?" over "Phishing emails that were not clicked can be reported …"; "What
+    art did the Normans have a tradition of?" over "… did not have the rich traditions
+    …"): they speak of the opposite case. None when a sentence uses the word plainly, or
+    when a "no" answers the question (yes/no, may I, what happens)."""
+    if NEGATION.search(question) or question_focus(question) in _ANSWERED_BY_NO:
+        return None
+    asked = {stem(w): w for w in content_words(question, STOPWORDS)}
+    negated: set[str] = set()
+    plain: set[str] = set()
+    for sentence in quoted:
+        tokens = words(sentence.lower())
+        after_negation = {
+            i + 1 + k
+            for i, token in enumerate(tokens)
+            if token in ("not", "never", "no")
+            for k in range(_gap(tokens, i + 1) + 1)
+        }
+        for i, token in enumerate(tokens):
+            if stem(token) in asked:
+                (negated if i in after_negation else plain).add(stem(token))
+    only_negated = sorted(negated - plain)
+    return asked[only_negated[0]] if only_negated else None
+
+
+def names_no_one(question: str, quoted: Sequence[str]) -> bool:
+    """Whether a "Who is …?" question is met by sentences that name no person or role
+    besides those the question names ("Who is the Data Protection Officer?" over "… the
+    Data Protection Officer decides whether …"): they mention who is asked about, not
+    who it is."""
+    if not _WHO_IS.search(question):
+        return False
+    return not any(names_someone_new(sentence, question) for sentence in quoted)
+
+
+def _gap(tokens: list[str], start: int) -> int:
+    """How many `_NEGATED_GAP` words follow `start` (at most 2)."""
+    gap = 0
+    while gap < 2 and start + gap < len(tokens) and tokens[start + gap] in _NEGATED_GAP:
+        gap += 1
+    return gap
+
+
 def reading_conflict(question: str, quotes: Sequence[Quote]) -> str | None:
     """Why the quoted sentences, read closely, answer another question (None when they
     do not conflict with it): the question is negated and they are not, or they hold the
@@ -131,6 +184,19 @@ def _conflict(question: str, windows: list[Window]) -> str | None:
             f'Not answered: the question is negated ("{negation}") and the quoted passages '
             f'are not: they answer the question without "{negation}"; the closest sources '
             "are shown."
+        )
+    negated = (
+        None if rows_only else negated_in_quote(question, [s for w in windows for s in w.quoted])
+    )
+    if negated is not None:
+        return (
+            f'Not answered: the quoted passages say "not {negated}", and the question asks '
+            "about the case where it is; the closest sources are shown."
+        )
+    if names_no_one(question, [s for w in windows for s in w.quoted]):
+        return (
+            "Not answered: the question asks who, and the quoted passages name no one "
+            "but those the question names; the closest sources are shown."
         )
     pair = opposite_pair(question, " ".join(s for w in windows for s in w.window))
     if pair is not None:
