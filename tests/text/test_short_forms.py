@@ -51,9 +51,7 @@ def test_plurals_of_a_shortened_word_keep_their_number() -> None:
         ("Can I talk to a reporter?", "Can I speak to a reporter?"),
     ],
 )
-def test_an_everyday_verb_is_read_as_the_passages_formal_verb(
-    question: str, expected: str
-) -> None:
+def test_an_everyday_verb_is_read_as_the_passages_formal_verb(question: str, expected: str) -> None:
     assert formal_verbs(question, PROCEDURE) == expected
 
 
