@@ -69,25 +69,21 @@ def _table() -> tuple[tuple[Forms, tuple[Forms, ...]], ...]:
 
 PLAIN_VERBS = _table()
 _WORD = re.compile(r"[a-z]+")
+_BY_FORM = {form: (plain, formal) for plain, formal in PLAIN_VERBS for form in plain}
+_ASKED = re.compile(rf"\b(?:{'|'.join(sorted(_BY_FORM, key=len, reverse=True))})\b")
 
 
 def formal_verbs(question: str, passages: Sequence[str]) -> str:
     """`question` with each everyday verb that the passages never use reworded as the first
     formal verb they do use, in the same form (the question unchanged when there is none)."""
-    lowered = question.lower()
-    asked = [
-        (form, formal)
-        for plain, formal in PLAIN_VERBS
-        for form in plain
-        if re.search(rf"\b{form}\b", lowered)
-    ]
+    asked = set(_ASKED.findall(question.lower()))
     if not asked:
         return question
     used = " ".join(passages).lower()
     used_words = set(_WORD.findall(used))
     out = question
-    for form, formal in asked:
-        plain = next(p for p, _ in PLAIN_VERBS if form in p)
+    for form in sorted(asked):
+        plain, formal = _BY_FORM[form]
         if any(re.search(rf"\b{f}\b", used) for f in plain):
             continue  # the documents use the everyday verb themselves
         verb = next((f for f in formal if used_words & set(f)), None)
