@@ -1,8 +1,10 @@
 """Questions worded as users ask them, over documents written for this check (a Markdown
 parental-leave policy with a table, an HTML IT onboarding FAQ with a table, a plain-text
-incident procedure: tests/data/user_wording/), end to end through the real pipeline:
-shortened words ("prod"), everyday verbs ("come back"), the asker's verbs ("read",
-"forgot"), an FAQ answer quoted from its first sentence, and two questions the quoted
+incident procedure, a refund procedure, office safety rules: tests/data/user_wording/),
+end to end through the real pipeline: shortened words ("prod"), everyday verbs ("come
+back"), the asker's verbs ("read", "forgot"), currencies and opening hours, an FAQ answer
+quoted from its first sentence, a rule's "unless" after a leading condition, the more
+relevant sentence holding the word the question turns on, and questions the quoted
 sentences only seem to answer."""
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "user_wording"
 def rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
     path = tmp_path_factory.mktemp("wording") / "store.db"
     rag = Ragcite.open(load_settings(store_path=path, overrides={"cache.enabled": False}))
-    assert rag.ingest([DATA]).added == 3
+    assert rag.ingest([DATA]).added == 5
     yield rag
     rag.close()
 
@@ -35,6 +37,13 @@ def rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
         ("What if I don't come back after my parental leave?", "If you do not return to work"),
         ("Can I read work email on my own phone?", "Yes, if the phone is enrolled"),
         ("I forgot my password, what do I do?", "Use the self-service portal"),
+        ("Can a support agent refund 150 euros on their own?", "Support agents may approve"),
+        ("What time does the office close?", "The offices are open from 07:00 to 20:00"),
+        (
+            "If we charged someone by mistake a year ago, can they still get a refund?",
+            "Requests received after 60 days are declined unless the charge was made in error",
+        ),
+        ("Can I take the lift during a fire alarm?", "Leave by the nearest exit, do not use"),
     ],
 )
 def test_a_question_in_the_users_words_is_answered(
@@ -50,6 +59,7 @@ def test_a_question_in_the_users_words_is_answered(
     [
         ("I clicked a phishing link, what should I do?", '"not clicked"'),
         ("Who is the Data Protection Officer?", "name no one"),
+        ("Who is the Head of Customer Operations?", "name no one"),
     ],
 )
 def test_a_sentence_that_only_seems_to_answer_is_declined(

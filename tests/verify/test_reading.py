@@ -196,3 +196,6 @@ def test_who_is_needs_a_sentence_that_names_someone_the_question_does_not() -> N
     assert reading_conflict("Who is the Data Protection Officer?", [(second, chunk)]) is None
     # "Who decides …?" is answered by the role itself
     assert not names_no_one("Who decides whether the regulator is notified?", [first + "."])
+    # a question naming a role is answered by a name, not by another role
+    assert names_no_one("Who is the Head of Operations?", ["Owner: Operations team."])
+    assert not names_no_one("Who is Maria Lopez?", ["Maria Lopez is the data officer."])

@@ -35,6 +35,14 @@ def test_reading_and_forgetting_are_how_the_asker_acts() -> None:
     assert topic_words("I forgot my password, what do I do?") == ["password"]
 
 
+def test_currencies_and_a_time_questions_opening_hours_are_no_topic() -> None:
+    """ "150 euros" over "up to EUR 200"; "What time does the office close?" over "open
+    from 07:00 to 20:00". "Can I open a bank account?" still asks about opening one."""
+    assert topic_words("Can a support agent refund 150 euros?") == ["support", "agent", "refund"]
+    assert topic_words("What time does the office close?") == ["office"]
+    assert topic_words("Can I open a bank account?") == ["open", "bank", "account"]
+
+
 def test_keeping_contacting_and_irregular_participles_are_how_a_question_asks(
     embedder: CachedEmbedder,
 ) -> None:

@@ -48,7 +48,9 @@ from ragcite.rerank.question_parts import question_parts
 from ragcite.rerank.sentence_similarity import sentence_in_context
 from ragcite.text.sentence_forms import one_line
 from ragcite.text.short_forms import spell_out
+from ragcite.text.stems import stem
 from ragcite.text.table_rows import is_table_row
+from ragcite.text.words import STOPWORDS, content_words
 
 # Near-duplicate sentences (the same rule restated in an overlapping chunk) are cited once.
 _DUPLICATE_SIMILARITY = 0.92
@@ -105,6 +107,7 @@ _CONTINUES = re.compile(rf"^\W*(?:(?:{PRONOUNS}|This|These|Those)\b|The\s+(?:lat
 # The foci on which a rule's exception joins the rule (see `_EXCEPTION`).
 _EXCEPTS = re.compile(rf"^\W*(?:{_EXCEPTION})")
 _YES_NO_FOCI = frozenset(("permission", "yes_no"))
+_UNLESS = re.compile(r"\b(?:unless|except)\b", re.IGNORECASE)
 # The best sentence of another passage joins when it ranks within this margin of the best
 # and covers at least `_NEIGHBOUR_NEW_WORDS` of the question's words the chosen ones lack
 # (held-out SQuAD: 2 more answers, 0.03 more claims per question; no demo answer changed).
@@ -225,6 +228,9 @@ class ExtractiveGenerator:
         other = _other_chunk(query, chosen, candidates)
         if other is not None and other.score >= self.min_relevance:
             chosen.append(other)
+        closer = _closer_in_words(query, chosen, candidates, window[best.chunk_rank])
+        if closer is not None:
+            chosen.append(closer)
         return chosen + carried_on(query, chosen, candidates)
 
     def _claims(
@@ -357,9 +363,21 @@ def _next_step(query: str, best: _Candidate, candidates: list[_Candidate]) -> _C
     after = next((c for c in near if c.position == best.position + 1), None)
     if after is None:
         return None
-    if _CONTINUES.match(after.text) or (focus in _YES_NO_FOCI and _EXCEPTS.match(after.text)):
+    if _CONTINUES.match(after.text) or (focus in _YES_NO_FOCI and _excepts(after, best)):
         return after
     return None
+
+
+def _excepts(after: _Candidate, rule: _Candidate) -> bool:
+    """Whether `after` states an exception to `rule`, the sentence before it: it opens on
+    one ("Anything above that must be declined …"), or says "unless" or "except" about
+    something `rule` names ("Requests received after 60 days are declined unless the
+    charge was made in error …" after "Customers can request a refund within 60 days.")."""
+    if _EXCEPTS.match(after.text):
+        return True
+    return bool(_UNLESS.search(after.text)) and bool(
+        _topic_stems(after.text) & _topic_stems(rule.text)
+    )
 
 
 def _other_chunk(
@@ -380,6 +398,34 @@ def _other_chunk(
     new = (stems(query) & stems(other.text)) - said
     close = _rank(best) - _rank(other) < _OTHER_CHUNK_MARGIN
     return other if close and len(new) >= _NEIGHBOUR_NEW_WORDS and other not in chosen else None
+
+
+def _closer_in_words(
+    query: str, chosen: list[_Candidate], candidates: list[_Candidate], passage: SourceChunk
+) -> _Candidate | None:
+    """The sentence more relevant to the question than the best one, when it holds a
+    question word that neither a chosen sentence nor the best one's title and heading
+    hold ("Can I take the lift during a fire
+    alarm?": the choice model prefers "The fire alarm is tested every Wednesday …", and the
+    more relevant "Leave by the nearest exit, do not use the lifts, …" is what answers)."""
+    best = chosen[0]
+    if is_table_row(best.text):
+        return None
+    closer = [
+        c for c in candidates
+        if c.score > best.score and c not in chosen and not is_table_row(c.text)
+    ]  # fmt: skip
+    if not closer:
+        return None
+    top = max(closer, key=lambda c: c.score)
+    heading = " ".join(x for x in (passage.document_title, passage.section_heading) if x)
+    said = set().union(_topic_stems(heading), *(_topic_stems(c.text) for c in chosen))
+    return top if (_topic_stems(query) & _topic_stems(top.text)) - said else None
+
+
+def _topic_stems(text: str) -> set[str]:
+    """The stems of `text`'s content words ("lifts": "lift")."""
+    return {stem(w) for w in content_words(text, STOPWORDS)}
 
 
 def _rank(candidate: _Candidate) -> float:

@@ -174,12 +174,26 @@ def states_focus(focus: str, sentence: str) -> bool:
     return focus_match(focus, sentence) == 1.0
 
 
+# A condition before the question proper ("If we charged someone by mistake, can they
+# still get a refund?"): the focus is read from what follows it.
+_LEADING_CONDITION = re.compile(
+    r"^\s*(?:if|once|after|before|while|unless|in\s+case)\b[^,?]{1,160},\s*"
+    r"(?=(?:can|may|could|do|does|did|is|are|was|were|will|would|should|must|what|who|"
+    r"when|where|how|which)\b)",
+    _I,
+)
+
+
 def question_focus(question: str) -> str:
-    """The kind of answer `question` asks for: one of `FOCI`.
+    """The kind of answer `question` asks for: one of `FOCI`, read after a leading
+    condition ("If …, can I …?").
 
     >>> question_focus("Can the region be changed later?")
     'permission'
+    >>> question_focus("If a laptop is lost abroad, can I buy a new one?")
+    'permission'
     """
+    question = _LEADING_CONDITION.sub("", question, count=1)
     for focus, pattern in _QUESTION_FOCUS:
         if pattern.search(question):
             return focus

@@ -142,10 +142,16 @@ def _new_proper_noun(sentence: str, question: str) -> bool:
 
 def names_someone_new(sentence: str, question: str) -> bool:
     """Whether `sentence` names a person or role the question does not: a capitalised word
-    past its first, or a role word ("manager", "team"), that the question does not use."""
+    past its first, or a role word ("manager", "team") that the question does not use.
+    When the question itself names a role ("Who is the Head of Operations?"), only a name
+    answers it: another role ("Owner: Customer Operations") does not."""
+    if _new_proper_noun(sentence, question):
+        return True
+    if any(m.group(0).lower() != "who" for m in _ROLE.finditer(question)):
+        return False
     asked = {w.removesuffix("s") for w in words(question)}
     roles = (m.group(0).lower().removesuffix("s") for m in _ROLE.finditer(sentence))
-    return _new_proper_noun(sentence, question) or any(r not in asked for r in roles)
+    return any(r not in asked for r in roles)
 
 
 def type_spans(kind: str, sentence: str) -> list[str]:

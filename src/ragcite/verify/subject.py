@@ -27,6 +27,7 @@ from functools import cache
 import numpy as np
 
 from ragcite.embed.base import Embedder
+from ragcite.generate.focus import question_focus
 from ragcite.generate.lists import lead_ins
 from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import question_parts
@@ -90,6 +91,14 @@ _DATE_WORDS = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday today yesterday tomorrow "
     "year years month months week weeks day days".split()
 )
+# Currencies go with the amount a question names ("Can an agent refund 150 euros?"); the
+# passage writes its own amounts ("up to EUR 200"), and the number is not a topic either.
+_CURRENCY_WORDS = frozenset(
+    "euro euros eur dollar dollars usd pound pounds gbp sterling cent cents pence".split()
+)
+# When a place opens or closes is asked with "open" and "close"; the passage gives hours
+# ("open from 07:00 to 20:00"), so a time question's "close" is no topic word.
+_HOURS_WORDS = frozenset("open opens opening close closes closing shut shuts".split())
 # Irregular past participles shape a question like "stored" and "retained" do: "How long is
 # CCTV footage kept?" and "Who bought the rights?" ask with them; the passage says
 # "Retention: 30 days" or "purchased".
@@ -100,6 +109,7 @@ _IGNORED = (
     | _ASKERS_VERBS
     | _DATE_WORDS
     | IRREGULAR_PARTICIPLES
+    | _CURRENCY_WORDS
 )
 _MIN_PREFIX = 4
 
@@ -112,15 +122,16 @@ def _passage(chunk: SourceChunk) -> str:
 
 def topic_words(question: str) -> list[str]:
     """The question's candidate topic words: content words, not question shape, not
-    numbers or dates, not adverbs, past participles or verbs with a particle (in order,
-    first form kept).
+    numbers, currencies or dates, not adverbs, past participles or verbs with a particle,
+    not "open" or "close" in a question asking when (in order, first form kept).
 
     >>> topic_words("How much do I get for setting up my home office?")
     ['home', 'office']
     """
     seen: dict[str, str] = {}
     verbs = {w for m in _PHRASAL_VERB.finditer(question.lower()) for w in m.groups() if w}
-    for word in content_words(question, _IGNORED):
+    ignored = _IGNORED | _HOURS_WORDS if question_focus(question) == "date" else _IGNORED
+    for word in content_words(question, ignored):
         if word in verbs or any(ch.isdigit() for ch in word) or len(word) < 3:
             continue
         if word.endswith(("ly", "ed")):
