@@ -107,6 +107,11 @@ _CONTINUES = re.compile(rf"^\W*(?:(?:{PRONOUNS}|This|These|Those)\b|The\s+(?:lat
 # The foci on which a rule's exception joins the rule (see `_EXCEPTION`).
 _EXCEPTS = re.compile(rf"^\W*(?:{_EXCEPTION})")
 _YES_NO_FOCI = frozenset(("permission", "yes_no"))
+# A sentence more relevant than the best one joins it only when the choice model gives it
+# at least this probability of holding the answer (`_closer_in_words`): "Northwind matches
+# 100% of your contributions …" (0.06) does not answer "Does Northwind match employee
+# donations?", "… do not use the lifts …" (0.12) answers "Can I take the lift …?".
+_CLOSER_CHOICE = 0.1
 _UNLESS = re.compile(r"\b(?:unless|except)\b", re.IGNORECASE)
 # The best sentence of another passage joins when it ranks within this margin of the best
 # and covers at least `_NEIGHBOUR_NEW_WORDS` of the question's words the chosen ones lack
@@ -407,13 +412,15 @@ def _closer_in_words(
     question word that neither a chosen sentence nor the best one's title and heading
     hold ("Can I take the lift during a fire
     alarm?": the choice model prefers "The fire alarm is tested every Wednesday …", and the
-    more relevant "Leave by the nearest exit, do not use the lifts, …" is what answers)."""
+    more relevant "Leave by the nearest exit, do not use the lifts, …" is what answers),
+    unless the choice model all but rules it out (`_CLOSER_CHOICE`)."""
     best = chosen[0]
     if is_table_row(best.text):
         return None
     closer = [
         c for c in candidates
-        if c.score > best.score and c not in chosen and not is_table_row(c.text)
+        if c.score > best.score and c.choice >= _CLOSER_CHOICE and c not in chosen
+        and not is_table_row(c.text)
     ]  # fmt: skip
     if not closer:
         return None
