@@ -1,8 +1,10 @@
 """Questions worded as users ask them, over documents written for this check (a Markdown
 parental-leave policy with a table, an HTML IT onboarding FAQ with a table, a plain-text
-incident procedure, a refund procedure, office safety rules: tests/data/user_wording/),
+incident procedure, a refund procedure, office safety rules, company card rules, a
+meeting-room guide: tests/data/user_wording/),
 end to end through the real pipeline: shortened words ("prod"), everyday verbs ("come
-back"), the asker's verbs ("read", "forgot"), currencies and opening hours, an FAQ answer
+back"), the asker's verbs ("read", "forgot"), currencies, opening hours, "how far in
+advance", a negation by prefix ("unreconciled"), an FAQ answer
 quoted from its first sentence, a rule's "unless" after a leading condition, the more
 relevant sentence holding the word the question turns on, and questions the quoted
 sentences only seem to answer."""
@@ -25,7 +27,7 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "user_wording"
 def rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
     path = tmp_path_factory.mktemp("wording") / "store.db"
     rag = Ragcite.open(load_settings(store_path=path, overrides={"cache.enabled": False}))
-    assert rag.ingest([DATA]).added == 5
+    assert rag.ingest([DATA]).added == 7
     yield rag
     rag.close()
 
@@ -44,6 +46,8 @@ def rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
             "Requests received after 60 days are declined unless the charge was made in error",
         ),
         ("Can I take the lift during a fire alarm?", "Leave by the nearest exit, do not use"),
+        ("What happens if I don't reconcile my statement?", "Card statements are reconciled"),
+        ("How far in advance can I book a meeting room?", "Bookings can be made up to 90 days"),
     ],
 )
 def test_a_question_in_the_users_words_is_answered(

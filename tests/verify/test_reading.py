@@ -199,3 +199,15 @@ def test_who_is_needs_a_sentence_that_names_someone_the_question_does_not() -> N
     # a question naming a role is answered by a name, not by another role
     assert names_no_one("Who is the Head of Operations?", ["Owner: Operations team."])
     assert not names_no_one("Who is Maria Lopez?", ["Maria Lopez is the data officer."])
+
+
+def test_a_word_negated_by_its_prefix_answers_a_negated_question() -> None:
+    text = (
+        "Card statements are reconciled monthly; unreconciled transactions older than 60 "
+        "days are deducted from salary."
+    )
+    chunk = _chunk(text)
+    negated = "What happens if I don't reconcile my statement?"
+    assert reading_conflict(negated, [(text, chunk)]) is None
+    plain = "Card statements are reconciled monthly."
+    assert reading_conflict(negated, [(plain, _chunk(plain))]) is not None

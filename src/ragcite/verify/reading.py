@@ -56,6 +56,7 @@ Quote = tuple[str, SourceChunk]
 _NEGATED_GAP = frozenset("be been being is are was were also always fully yet still ever".split())
 # Questions a negated sentence answers ("Can I …?": "You may not …").
 _ANSWERED_BY_NO = frozenset({"yes_no", "permission", "consequence"})
+_NEGATING_PREFIXES = ("un", "non", "dis", "in", "im")
 _WHO_IS = re.compile(r"^\s*who\s+(?:is|are|was|were)\b", re.IGNORECASE)
 
 
@@ -105,11 +106,25 @@ def opposite_pair(question: str, window_text: str) -> tuple[str, str] | None:
 
 def negation_unmatched(question: str, quoted: str) -> str | None:
     """The question's negation ("not", "never", …) when the quoted sentences hold none:
-    they answer the question without it ("What is not used…" over "X is used…")."""
+    they answer the question without it ("What is not used…" over "X is used…"). A word
+    of the question negated by its prefix counts as a negation ("What happens if I don't
+    reconcile my statement?" over "unreconciled transactions … are deducted")."""
     found = NEGATION.search(question)
-    if found is None or NEGATION.search(quoted):
+    if found is None or NEGATION.search(quoted) or _prefix_negated(question, quoted):
         return None
     return found.group(0)
+
+
+def _prefix_negated(question: str, quoted: str) -> bool:
+    """Whether `quoted` holds a question word with a negating prefix ("unreconciled",
+    "non-compliant", "disapproved")."""
+    asked = {stem(w) for w in content_words(question, STOPWORDS)}
+    for word in words(quoted.lower()):
+        for prefix in _NEGATING_PREFIXES:
+            rest = word.removeprefix(prefix).lstrip("-")
+            if rest != word and len(rest) > 3 and stem(rest) in asked:
+                return True
+    return False
 
 
 def negated_in_quote(question: str, quoted: Sequence[str]) -> str | None:
