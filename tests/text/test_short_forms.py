@@ -12,6 +12,8 @@ PROCEDURE = [
     "Severity 2: a single system degraded. The incident manager responds within 4 hours.",
     "If you do not return to work for at least 3 months, the company may reclaim pay.",
     "Only the communications team may speak to the press.",
+    "If nobody checks in within 10 minutes, the booking is released.",
+    "Limits can be raised temporarily for up to 30 days.",
 ]
 
 
@@ -49,6 +51,8 @@ def test_plurals_of_a_shortened_word_keep_their_number() -> None:
         ("What if I don't come back after leave?", "What if I don't return after leave?"),
         ("What if I came back early?", "What if I returned early?"),
         ("Can I talk to a reporter?", "Can I speak to a reporter?"),
+        ("What if I don't show up?", "What if I don't check in?"),
+        ("Can my limit be increased?", "Can my limit be raised?"),
     ],
 )
 def test_an_everyday_verb_is_read_as_the_passages_formal_verb(question: str, expected: str) -> None:

@@ -55,6 +55,15 @@ quit, quits, quit, quitting = resign, resigns, resigned, resigning
 quit, quits, quit, quitting = leave, leaves, left, leaving
 fix, fixes, fixed, fixing = repair, repairs, repaired, repairing
 fix, fixes, fixed, fixing = resolve, resolves, resolved, resolving
+show up, shows up, showed up, showing up = check in, checks in, checked in, checking in
+show up, shows up, showed up, showing up = attend, attends, attended, attending
+turn up, turns up, turned up, turning up = check in, checks in, checked in, checking in
+turn up, turns up, turned up, turning up = attend, attends, attended, attending
+buy, buys, bought, buying = purchase, purchases, purchased, purchasing
+increase, increases, increased, increasing = raise, raises, raised, raising
+increase, increases, increased, increasing = extend, extends, extended, extending
+decrease, decreases, decreased, decreasing = reduce, reduces, reduced, reducing
+help, helps, helped, helping = assist, assists, assisted, assisting
 """
 
 
@@ -68,7 +77,6 @@ def _table() -> tuple[tuple[Forms, tuple[Forms, ...]], ...]:
 
 
 PLAIN_VERBS = _table()
-_WORD = re.compile(r"[a-z]+")
 _BY_FORM = {form: (plain, formal) for plain, formal in PLAIN_VERBS for form in plain}
 _ASKED = re.compile(rf"\b(?:{'|'.join(sorted(_BY_FORM, key=len, reverse=True))})\b")
 
@@ -80,14 +88,18 @@ def formal_verbs(question: str, passages: Sequence[str]) -> str:
     if not asked:
         return question
     used = " ".join(passages).lower()
-    used_words = set(_WORD.findall(used))
     out = question
     for form in sorted(asked):
         plain, formal = _BY_FORM[form]
-        if any(re.search(rf"\b{f}\b", used) for f in plain):
+        if any(_uses(used, f) for f in plain):
             continue  # the documents use the everyday verb themselves
-        verb = next((f for f in formal if used_words & set(f)), None)
+        verb = next((f for f in formal if any(_uses(used, x) for x in f)), None)
         if verb is not None:
             replacement = verb[plain.index(form)]
             out = re.sub(rf"\b{form}\b", replacement, out, flags=re.IGNORECASE)
     return out
+
+
+def _uses(text: str, form: str) -> bool:
+    """Whether `text` (lower case) holds `form` as whole words."""
+    return re.search(rf"\b{form}\b", text) is not None
