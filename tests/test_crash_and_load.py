@@ -73,10 +73,17 @@ def _documents(store: Path) -> int:
 
 
 def _wait_for(store: Path, documents: int, process: subprocess.Popen[bytes]) -> None:
+    """Until the store holds `documents` documents or the ingest ends (polled every 2 ms:
+    an ingest embeds its files together and then writes them within a few milliseconds)."""
     deadline = time.monotonic() + 120
     while _documents(store) < documents and process.poll() is None:
         assert time.monotonic() < deadline, "the ingest made no progress"
-        time.sleep(0.02)
+        time.sleep(0.002)
+
+
+def _remove_store(store: Path) -> None:
+    for path in (store, store.with_name(store.name + "-wal"), store.with_name(store.name + "-shm")):
+        path.unlink(missing_ok=True)
 
 
 def assert_store_is_whole(store: Path) -> int:
@@ -115,14 +122,15 @@ def test_sigkill_during_ingest_leaves_a_whole_store_and_a_reingest_completes(
     store = tmp_path / "store.db"
     rng = random.Random(7)
     kills = 0
-    for _ in range(ROUNDS):
-        before = _documents(store)
-        if before >= FILES:
+    for _ in range(4 * ROUNDS):  # an ingest that ends before its kill lands is tried again
+        if kills >= ROUNDS:
             break
-        target = before + rng.randint(1, max(1, min(4, FILES - before - 1)))
+        if _documents(store) >= FILES:
+            _remove_store(store)  # every file is in: start over, so the next kill can land
+        before = _documents(store)
         process = _ingest(folder, store)
-        _wait_for(store, target, process)
-        time.sleep(rng.uniform(0, 0.3))  # land anywhere inside the next file's write
+        _wait_for(store, before + 1, process)  # the first file of this ingest is written
+        time.sleep(rng.uniform(0, 0.01))  # land anywhere inside the other files' writes
         if process.poll() is None:
             process.send_signal(signal.SIGKILL)
             kills += 1
