@@ -1,0 +1,220 @@
+"""Which sentences join the one that answers best, and the candidates they are chosen from.
+
+The extractive generator scores each sentence of the retrieved chunks (`Candidate`) and
+takes the best by `rank`; the sentences here join it: the one it leans on (a pronoun, a
+rule it follows from), the first sentence of the FAQ answer it is part of, its neighbour
+when the answer may be one step on or is an exception to it, the best sentence of another
+passage, and a more relevant sentence holding the question word the chosen ones lack.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ragcite.generate.bridge import PRONOUNS, points_back
+from ragcite.generate.focus import question_focus, states_focus
+from ragcite.generate.sentence_choice import stems
+from ragcite.models import SourceChunk
+from ragcite.text.stems import stem
+from ragcite.text.table_rows import is_table_row
+from ragcite.text.words import STOPWORDS, content_words
+
+# A further sentence joins the answer only when it is about as likely to hold it as the best.
+# A sentence is ranked by its relevance plus this share of its choice probability: the
+# model breaks near-ties (the consequence after the rule it follows), relevance keeps the
+# sentence that plainly states the answer (measured on the demo questions, held out).
+_CHOICE_WEIGHT = 0.25
+# A table row whose label the question names or whose range holds the question's number
+# ("Who approves a $25,000 purchase?" and the row "$10,001 to $50,000") ranks this higher.
+_ROW_FIT = 0.1
+# The answer is often one step from the sentence most like the question ("… released by 10
+# Years in 2006." then "Their eighth studio album, … As Ghosts, …"): a neighbour of the best
+# sentence joins it when it ranks within this margin and is this likely to hold the answer,
+# or when it covers at least this many of the question's words the best one lacks. Chosen
+# on held-out SQuAD and HaluEval questions against the demo set's claims correct
+# (bench/answer_choice.py): wider margins answered more and cited more that did not answer.
+_NEIGHBOUR_MARGIN = 0.1
+_NEIGHBOUR_CHOICE = 0.4
+_NEIGHBOUR_NEW_WORDS = 2
+# A neighbour also joins when the question asks for one of these kinds of answer ("How long is
+# the journey?"), the best sentence has none and the neighbour has one ("It takes 40 minutes").
+# Permission and yes/no signs (modals, "not", "only") are in most policy sentences: left out.
+_TYPED_FOCI = frozenset(("duration", "amount", "date", "consequence", "role", "place", "reason"))
+# A rule's exception or limit leans on the rule (quoted with it when chosen), and on a may-I
+# or yes/no question it joins the rule, since it may decide the answer: "Gifts worth up to
+# EUR 50 may be accepted. Anything above that must be declined."
+_EXCEPTION = (
+    r"(?:Anything|Anyone|Everything|Everyone|Nothing|No\s+one)\s+"
+    r"(?:above|over|below|under|beyond|else|more|less|other)\b"
+    r"|(?:Above|Below|Beyond|Over|Under|Past)\s+(?:that|this|these|those|it|them)\b"
+)
+# A sentence that opens on these words leans on the one before it: both are quoted. Case
+# matters: "IT enables encryption" names a department, "It is encrypted" points back.
+_ANAPHOR = re.compile(
+    r"^\W*(?:(?:[Ii]t|[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose|[Tt]hey|[Ss]uch|[Ii]ts|[Tt]heir|"
+    r"[Tt]here|[Hh]e|[Ss]he|[Hh]is|[Hh]er)\b|[Tt]he\s+(?:latter|former)\b|" + _EXCEPTION + ")"
+)
+# The sentence right after the best one that opens by pointing back at its subject carries
+# on about it, and often says what the question asks ("Uploads are limited to 50 MB. They
+# are rejected with status 413 above it.", "The region is chosen at sign-up. It cannot be
+# changed later.", "Garth School is in Georgetown. It was originally called Lebanon."):
+# it joins the best sentence. With "he", "she" and "the latter" read as pointing back, the
+# generator's claims held the answer for 2 more of 164 held-out SQuAD questions and 9 more
+# of 300 HaluEval ones, and no demo answer changed (bench/answer_choice.py).
+_CONTINUES = re.compile(rf"^\W*(?:(?:{PRONOUNS}|This|These|Those)\b|The\s+(?:latter|former)\b)")
+# The foci on which a rule's exception joins the rule (see `_EXCEPTION`).
+_EXCEPTS = re.compile(rf"^\W*(?:{_EXCEPTION})")
+_YES_NO_FOCI = frozenset(("permission", "yes_no"))
+# A sentence more relevant than the best one joins it only when the choice model gives it
+# at least this probability of holding the answer (`closer_in_words`): "Northwind matches
+# 100% of your contributions …" (0.06) does not answer "Does Northwind match employee
+# donations?", "… do not use the lifts …" (0.12) answers "Can I take the lift …?".
+_CLOSER_CHOICE = 0.1
+_UNLESS = re.compile(r"\b(?:unless|except)\b", re.IGNORECASE)
+# The best sentence of another passage joins when it ranks within this margin of the best
+# and covers at least `_NEIGHBOUR_NEW_WORDS` of the question's words the chosen ones lack
+# (held-out SQuAD: 2 more answers, 0.03 more claims per question; no demo answer changed).
+_OTHER_CHUNK_MARGIN = 0.1
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A sentence (or table row) of a retrieved chunk, scored for one question."""
+
+    chunk_rank: int
+    position: int  # index of the sentence within its chunk
+    start: int
+    text: str
+    text_in_context: str
+    chunk_id: str
+    score: float  # relevance: decides whether the question is answerable
+    fit: int = 0  # a table row whose label the question names (2) or whose range it hits (1)
+    choice: float = 0.0  # probability that it holds the answer: decides which sentence
+    asks: str = ""  # the FAQ question it answers, if any (not a list's lead-in)
+
+
+def leans_on(sentence: Candidate, previous: Candidate, focus: str, top: float) -> bool:
+    """Whether `sentence` needs `previous` to be understood: it opens on a pronoun, or it
+    says what follows from the rule that `previous` states, `previous` being the sentence
+    most relevant to the question (relevance `top`) on a what-happens or may-I question."""
+    if is_table_row(sentence.text) or is_table_row(previous.text):
+        return False
+    if _ANAPHOR.match(sentence.text) or points_back(sentence.text, previous.text):
+        return True
+    return focus in ("consequence", "permission") and previous.score >= top > sentence.score
+
+
+def faq_opening(
+    sentence: Candidate, by_place: dict[tuple[int, int], Candidate]
+) -> Candidate | None:
+    """The first sentence of the FAQ answer `sentence` is part of, when it is not that
+    first sentence: an FAQ answers its question first ("Yes, if the phone is enrolled in
+    device management."), and the sentences after it qualify that answer."""
+    if not sentence.asks:
+        return None
+    opening = None
+    place = (sentence.chunk_rank, sentence.position - 1)
+    while (earlier := by_place.get(place)) is not None and earlier.asks == sentence.asks:
+        opening, place = earlier, (place[0], place[1] - 1)
+    return opening
+
+
+def next_step(query: str, best: Candidate, candidates: list[Candidate]) -> Candidate | None:
+    """The sentence next to `best` in its chunk that may hold the answer instead: nearly as
+    high in rank and likely to hold it, covering question words `best` lacks, holding the
+    kind of answer the question asks for when `best` does not, or right after `best` and
+    carrying on about its subject ("It cannot be changed later.")."""
+    if is_table_row(best.text):
+        return None
+    near = [
+        c
+        for c in candidates
+        if c.chunk_rank == best.chunk_rank
+        and abs(c.position - best.position) == 1
+        and not is_table_row(c.text)
+    ]
+    near.sort(key=lambda c: -rank(c))
+    asked, said = stems(query), stems(best.text)
+    for c in near:
+        close = rank(best) - rank(c) < _NEIGHBOUR_MARGIN and c.choice >= _NEIGHBOUR_CHOICE
+        if close or len((asked & stems(c.text)) - said) >= _NEIGHBOUR_NEW_WORDS:
+            return c
+    focus = question_focus(query)
+    if focus in _TYPED_FOCI and not states_focus(focus, best.text):
+        typed = next((c for c in near if states_focus(focus, c.text)), None)
+        if typed is not None:
+            return typed
+    after = next((c for c in near if c.position == best.position + 1), None)
+    if after is None:
+        return None
+    if _CONTINUES.match(after.text) or (focus in _YES_NO_FOCI and _excepts(after, best)):
+        return after
+    return None
+
+
+def _excepts(after: Candidate, rule: Candidate) -> bool:
+    """Whether `after` states an exception to `rule`, the sentence before it: it opens on
+    one ("Anything above that must be declined …"), or says "unless" or "except" about
+    something `rule` names ("Requests received after 60 days are declined unless the
+    charge was made in error …" after "Customers can request a refund within 60 days.")."""
+    if _EXCEPTS.match(after.text):
+        return True
+    return bool(_UNLESS.search(after.text)) and bool(
+        _topic_stems(after.text) & _topic_stems(rule.text)
+    )
+
+
+def other_chunk(
+    query: str, chosen: list[Candidate], candidates: list[Candidate]
+) -> Candidate | None:
+    """The best sentence outside the best one's passage, when it ranks within
+    `_OTHER_CHUNK_MARGIN` of the best and covers at least `_NEIGHBOUR_NEW_WORDS` of the
+    question's words that the chosen sentences lack: the question may be about two passages,
+    or the best passage may only resemble it."""
+    best = chosen[0]
+    if is_table_row(best.text):
+        return None
+    others = [c for c in candidates if c.chunk_rank != best.chunk_rank and not is_table_row(c.text)]
+    if not others:
+        return None
+    other = max(others, key=rank)
+    said = set().union(*(stems(c.text) for c in chosen))
+    new = (stems(query) & stems(other.text)) - said
+    close = rank(best) - rank(other) < _OTHER_CHUNK_MARGIN
+    return other if close and len(new) >= _NEIGHBOUR_NEW_WORDS and other not in chosen else None
+
+
+def closer_in_words(
+    query: str, chosen: list[Candidate], candidates: list[Candidate], passage: SourceChunk
+) -> Candidate | None:
+    """The sentence more relevant to the question than the best one, when it holds a
+    question word that neither a chosen sentence nor the best one's title and heading
+    hold ("Can I take the lift during a fire
+    alarm?": the choice model prefers "The fire alarm is tested every Wednesday …", and the
+    more relevant "Leave by the nearest exit, do not use the lifts, …" is what answers),
+    unless the choice model all but rules it out (`_CLOSER_CHOICE`)."""
+    best = chosen[0]
+    if is_table_row(best.text):
+        return None
+    closer = [
+        c for c in candidates
+        if c.score > best.score and c.choice >= _CLOSER_CHOICE and c not in chosen
+        and not is_table_row(c.text)
+    ]  # fmt: skip
+    if not closer:
+        return None
+    top = max(closer, key=lambda c: c.score)
+    heading = " ".join(x for x in (passage.document_title, passage.section_heading) if x)
+    said = set().union(_topic_stems(heading), *(_topic_stems(c.text) for c in chosen))
+    return top if (_topic_stems(query) & _topic_stems(top.text)) - said else None
+
+
+def _topic_stems(text: str) -> set[str]:
+    """The stems of `text`'s content words ("lifts": "lift")."""
+    return {stem(w) for w in content_words(text, STOPWORDS)}
+
+
+def rank(candidate: Candidate) -> float:
+    """Relevance plus a share of the choice probability, and a table row's fit."""
+    return candidate.score + _CHOICE_WEIGHT * candidate.choice + _ROW_FIT * candidate.fit
