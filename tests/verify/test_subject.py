@@ -43,6 +43,7 @@ def test_currencies_and_a_time_questions_opening_hours_are_no_topic() -> None:
     assert topic_words("Can I open a bank account?") == ["open", "bank", "account"]
     assert topic_words("How far in advance can I book a room?") == ["book", "room"]
     assert topic_words("Can I buy something for myself?") == ["buy"]
+    assert topic_words("What happens to licences nobody uses?") == ["licences"]
 
 
 def test_keeping_contacting_and_irregular_participles_are_how_a_question_asks(

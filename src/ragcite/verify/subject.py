@@ -52,8 +52,8 @@ MIN_SALIENCE = 0.06
 # "vacation"/"holidays" 0.65, "dies"/"death" 0.74; "dental"/"health" 0.40.
 SYNONYM_SIMILARITY = 0.6
 # Words that shape a question (how soon, what deadline, which version, how far in
-# advance, for myself) without naming what it is about; the passage that answers rarely
-# repeats them.
+# advance, for myself, licences nobody uses) without naming what it is about; the passage
+# that answers rarely repeats them.
 QUESTION_SHAPE = frozenset(
     """
     soon quick quickly fast often long length size big small large high low rate deadline
@@ -64,6 +64,8 @@ QUESTION_SHAPE = frozenset(
     version policy rule rules term terms word words name names translation meaning mean
     means value values measurement measure unit units sort types example examples reason
     purpose part parts far advance myself yourself ourselves themselves himself herself
+    anyone anybody anything somebody everyone everybody everything nobody nothing nowhere
+    somewhere anywhere everywhere
     """.split()
 )
 # Everyday verbs say how the asker would go about it ("Can I use my laptop to look at
