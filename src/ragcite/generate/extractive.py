@@ -236,7 +236,7 @@ class ExtractiveGenerator:
                     score,
                     fit,
                     float(p),
-                    asks=q.text if q is not None and q.text.rstrip().endswith("?") else "",
+                    asks=q.text if q is not None and q.is_question else "",
                 )
             )
         return out

@@ -33,10 +33,12 @@ from ragcite.text.sentences import split_sentences
 
 @dataclass(frozen=True)
 class Asked:
-    """The FAQ question a sentence answers: its text, and the form the stages embed."""
+    """The FAQ question a sentence answers (or the lead-in a list's item hangs from): its
+    text, the form the stages embed, and whether it is an FAQ question."""
 
     text: str
     in_context: str
+    is_question: bool = True
 
 
 def faq_questions(
@@ -66,7 +68,7 @@ def _chunk_questions(text: str, heading: str | None) -> tuple[Asked | None, ...]
             out.append(None)
         else:
             asked = text[slice(*spans[above])]
-            out.append(Asked(asked, in_context(heading, asked)))
+            out.append(Asked(asked, in_context(heading, asked), question is not None))
     return tuple(out)
 
 

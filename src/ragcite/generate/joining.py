@@ -16,9 +16,8 @@ from ragcite.generate.bridge import PRONOUNS, points_back
 from ragcite.generate.focus import question_focus, states_focus
 from ragcite.generate.sentence_choice import stems
 from ragcite.models import SourceChunk
-from ragcite.text.stems import stem
 from ragcite.text.table_rows import is_table_row
-from ragcite.text.words import STOPWORDS, content_words
+from ragcite.text.words import content_stems
 
 # A further sentence joins the answer only when it is about as likely to hold it as the best.
 # A sentence is ranked by its relevance plus this share of its choice probability: the
@@ -161,7 +160,7 @@ def _excepts(after: Candidate, rule: Candidate) -> bool:
     if _EXCEPTS.match(after.text):
         return True
     return bool(_UNLESS.search(after.text)) and bool(
-        _topic_stems(after.text) & _topic_stems(rule.text)
+        content_stems(after.text) & content_stems(rule.text)
     )
 
 
@@ -206,13 +205,8 @@ def closer_in_words(
         return None
     top = max(closer, key=lambda c: c.score)
     heading = " ".join(x for x in (passage.document_title, passage.section_heading) if x)
-    said = set().union(_topic_stems(heading), *(_topic_stems(c.text) for c in chosen))
-    return top if (_topic_stems(query) & _topic_stems(top.text)) - said else None
-
-
-def _topic_stems(text: str) -> set[str]:
-    """The stems of `text`'s content words ("lifts": "lift")."""
-    return {stem(w) for w in content_words(text, STOPWORDS)}
+    said = set().union(content_stems(heading), *(content_stems(c.text) for c in chosen))
+    return top if (content_stems(query) & content_stems(top.text)) - said else None
 
 
 def rank(candidate: Candidate) -> float:

@@ -29,6 +29,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
+from ragcite.text.stems import stem
+
 _LETTER = r"[^\W\d_]"
 _LETTER_OR_DIGIT = r"[^\W_]"
 WORD = re.compile(rf"{_LETTER_OR_DIGIT}+")
@@ -118,3 +120,8 @@ def content_words(text: str, stopwords: Collection[str] = STOPWORDS) -> list[str
     """The plain words of `text` that are not stopwords (`stopwords` may add lists,
     e.g. `QUESTION_STOPWORDS`)."""
     return [w for w in words(text) if w not in stopwords]
+
+
+def content_stems(text: str, stopwords: Collection[str] = STOPWORDS) -> set[str]:
+    """The stems of `text`'s content words ("lifts": "lift")."""
+    return {stem(w) for w in content_words(text, stopwords)}

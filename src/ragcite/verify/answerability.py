@@ -39,7 +39,7 @@ from ragcite.embed.base import Embedder
 from ragcite.learn.model import LearnedModel, load_models, require_features
 from ragcite.models import CitedClaim, SourceChunk
 from ragcite.text.stems import stem
-from ragcite.text.words import QUESTION_STOPWORDS, content_words
+from ragcite.text.words import QUESTION_STOPWORDS, content_stems
 from ragcite.verify.answer_types import TYPES, expected_type, holds_type
 from ragcite.verify.reading import NEGATION, reading_conflict
 from ragcite.verify.subject import missing_subject
@@ -69,7 +69,7 @@ Quote = tuple[str, SourceChunk]
 
 
 def _stems(text: str) -> set[str]:
-    return {stem(w) for w in content_words(text, QUESTION_STOPWORDS)}
+    return content_stems(text, QUESTION_STOPWORDS)
 
 
 def _names(question: str) -> set[str]:

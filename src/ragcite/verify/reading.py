@@ -25,7 +25,7 @@ from ragcite.text.faq import answered_questions
 from ragcite.text.sentences import split_sentences
 from ragcite.text.stems import stem
 from ragcite.text.table_rows import is_table_row
-from ragcite.text.words import STOPWORDS, content_words, words
+from ragcite.text.words import STOPWORDS, content_stems, content_words, words
 from ragcite.verify.answer_types import names_someone_new
 
 NEGATION = re.compile(
@@ -118,7 +118,7 @@ def negation_unmatched(question: str, quoted: str) -> str | None:
 def _prefix_negated(question: str, quoted: str) -> bool:
     """Whether `quoted` holds a question word with a negating prefix ("unreconciled",
     "non-compliant", "disapproved")."""
-    asked = {stem(w) for w in content_words(question, STOPWORDS)}
+    asked = content_stems(question)
     for word in words(quoted.lower()):
         for prefix in _NEGATING_PREFIXES:
             rest = word.removeprefix(prefix).lstrip("-")
@@ -200,15 +200,14 @@ def _conflict(question: str, windows: list[Window]) -> str | None:
             f'are not: they answer the question without "{negation}"; the closest sources '
             "are shown."
         )
-    negated = (
-        None if rows_only else negated_in_quote(question, [s for w in windows for s in w.quoted])
-    )
+    sentences = [s for w in windows for s in w.quoted]
+    negated = None if rows_only else negated_in_quote(question, sentences)
     if negated is not None:
         return (
             f'Not answered: the quoted passages say "not {negated}", and the question asks '
             "about the case where it is; the closest sources are shown."
         )
-    if names_no_one(question, [s for w in windows for s in w.quoted]):
+    if names_no_one(question, sentences):
         return (
             "Not answered: the question asks who, and the quoted passages name no one "
             "but those the question names; the closest sources are shown."
