@@ -4,10 +4,10 @@ incident procedure, a refund procedure, office safety rules, company card rules,
 meeting-room guide: tests/data/user_wording/),
 end to end through the real pipeline: shortened words ("prod"), everyday verbs ("come
 back"), the asker's verbs ("read", "forgot"), currencies, opening hours, "how far in
-advance", a negation by prefix ("unreconciled"), an FAQ answer
-quoted from its first sentence, a rule's "unless" after a leading condition, the more
-relevant sentence holding the word the question turns on, and questions the quoted
-sentences only seem to answer."""
+advance", a negation by prefix ("unreconciled"), an FAQ answer quoted from its first
+sentence, a sentence read under the label opening its line ("Severity 2: …"), a rule's
+"unless" after a leading condition, the more relevant sentence holding the word the
+question turns on, and questions the quoted sentences only seem to answer."""
 
 from __future__ import annotations
 
@@ -71,3 +71,11 @@ def test_a_sentence_that_only_seems_to_answer_is_declined(
 ) -> None:
     response = rag.ask(question)
     assert not response.answerable and reason in response.confidence_reason
+
+
+def test_a_sentence_is_read_under_the_label_that_opens_its_line(rag: Ragcite) -> None:
+    """ "Severity 2: …. The incident manager responds within 4 hours.": the second sentence
+    is about Severity 2, not the "2 hours" of Severity 1's line."""
+    claims = verified_claims(rag.ask("How fast is a sev 2 handled?"))
+    assert "The incident manager responds within 4 hours." in claims
+    assert not any("within 2 hours" in claim for claim in claims)

@@ -52,6 +52,7 @@ from ragcite.generate.statements import claim_sentences
 from ragcite.models import DraftAnswer, DraftCitation, DraftClaim, SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.rerank.sentence_similarity import sentence_in_context
+from ragcite.text.labels import label_of
 from ragcite.text.sentence_forms import one_line
 from ragcite.text.short_forms import spell_out
 from ragcite.text.table_rows import is_table_row
@@ -215,7 +216,11 @@ class ExtractiveGenerator:
             WindowSentence(text, chunks[i].section_heading or "", float(sem), i, position)
             for (i, position, _, _, text), sem in zip(found, semantic, strict=True)
         ]
-        choice = choice_scores(query, window, own=own)
+        labelled = [
+            w | stems(label_of(q.text)) if q is not None and q.is_label else w
+            for w, q in zip(own, asked, strict=True)
+        ]
+        choice = choice_scores(query, window, own=labelled)
         out = []
         for (index, position, start, _end, text), context, sem, sentence_words, faq, p, q in zip(
             found, in_context, semantic, own, asked_words, choice, asked, strict=True

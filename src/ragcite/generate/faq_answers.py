@@ -27,6 +27,7 @@ from ragcite.embed.base import Embedder
 from ragcite.generate.lists import lead_ins
 from ragcite.models import SourceChunk
 from ragcite.text.faq import answered_questions
+from ragcite.text.labels import labelled_by
 from ragcite.text.sentence_forms import in_context
 from ragcite.text.sentences import split_sentences
 
@@ -39,6 +40,7 @@ class Asked:
     text: str
     in_context: str
     is_question: bool = True
+    is_label: bool = False
 
 
 def faq_questions(
@@ -58,17 +60,27 @@ def faq_questions(
 
 @lru_cache(maxsize=4096)  # the same retrieved chunks are read for every question part
 def _chunk_questions(text: str, heading: str | None) -> tuple[Asked | None, ...]:
-    """Each sentence's FAQ question, or for a list's item the list's lead-in ("Before your
-    first day:" for "- Sign the employment contract."), which asks what the items answer."""
+    """Each sentence's FAQ question; else, for a sentence after a labelled one on its line,
+    that sentence ("Severity 2: one system down." for "Respond within 4 hours."); else for
+    a list's item the list's lead-in ("Before your first day:" for "- Sign the employment
+    contract."), which asks what the items answer."""
     spans = split_sentences(text)
     out: list[Asked | None] = []
-    for question, lead in zip(answered_questions(text, spans), lead_ins(text, spans), strict=True):
-        above = question if question is not None else lead
+    hangs = zip(
+        answered_questions(text, spans),
+        labelled_by(text, spans),
+        lead_ins(text, spans),
+        strict=True,
+    )
+    for question, label, lead in hangs:
+        above = next((x for x in (question, label, lead) if x is not None), None)
         if above is None:
             out.append(None)
         else:
             asked = text[slice(*spans[above])]
-            out.append(Asked(asked, in_context(heading, asked), question is not None))
+            out.append(
+                Asked(asked, in_context(heading, asked), question is not None, above == label)
+            )
     return tuple(out)
 
 

@@ -1,0 +1,60 @@
+"""Labelled lines: the label that opens a line governs the sentences after it on that line.
+
+Procedures and policies often write a list of cases as lines that open with a short label
+and a colon, then say what applies in one or more sentences:
+
+    Severity 1: customer data exposed. The executive team is informed within 2 hours.
+    Severity 2: a single system degraded. The incident manager responds within 4 hours.
+
+"The incident manager responds within 4 hours." says nothing of severity on its own: it
+is about Severity 2 because it stands on that line. A sentence that follows a labelled
+sentence on the same line (or on the wrapped lines of the same paragraph, up to the next
+sentence that opens a line) hangs from that sentence, as a list's item hangs from its
+lead-in and an FAQ's answer from its question.
+
+    >>> text = "Severity 2: one system down. Respond within 4 hours.\\nOther line."
+    >>> from ragcite.text.sentences import split_sentences
+    >>> labelled_by(text, split_sentences(text))
+    [None, 0, None]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+# A label: a capital or digit first, at most five words and 40 characters, no sentence
+# punctuation, then a colon and a space ("Severity 2:", "**Tier A:**", "Step 3:"); not a
+# time ("10:30") or an address ("https://").
+_LABEL = re.compile(r"[*_]*(?P<label>[A-Z][^\n:.?!;]{0,39}?)[*_]*:[*_]*[ \t]+\S")
+_MAX_LABEL_WORDS = 5
+_LINE_OPENERS = " \t-*+•▪◦‣–>"
+
+
+def _opens_line(text: str, start: int) -> bool:
+    """Whether only spaces or a bullet stand between the line's start and `start`."""
+    line_start = text.rfind("\n", 0, start) + 1
+    return not text[line_start:start].strip(_LINE_OPENERS)
+
+
+def label_of(sentence: str) -> str:
+    """The label a sentence opens with ("Severity 2" of "Severity 2: one system down."), or ""."""
+    match = _LABEL.match(sentence)
+    if match is None or len(match.group("label").split()) > _MAX_LABEL_WORDS:
+        return ""
+    return match.group("label").strip()
+
+
+def labelled_by(text: str, spans: Sequence[tuple[int, int]]) -> list[int | None]:
+    """For each sentence span of `text`, the index of the labelled sentence opening its
+    line that it follows, or None (the labelled sentence itself, a sentence opening a line,
+    or one on an unlabelled line)."""
+    out: list[int | None] = []
+    label: int | None = None
+    for index, (start, end) in enumerate(spans):
+        if _opens_line(text, start):
+            label = index if label_of(text[start:end]) else None
+            out.append(None)
+        else:
+            out.append(label)
+    return out

@@ -1,0 +1,67 @@
+"""Labelled lines: a line that opens with "Label:" governs the sentences after it on the line."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragcite.text.labels import label_of, labelled_by
+from ragcite.text.sentences import split_sentences
+
+
+@pytest.mark.parametrize(
+    ("sentence", "label"),
+    [
+        ("Severity 2: a single system degraded.", "Severity 2"),
+        ("**Tier A:** the fastest response.", "Tier A"),
+        ("Step 3: Sign the form.", "Step 3"),
+        ("Hybrid: Most employees may work remotely.", "Hybrid"),
+        ("The meeting starts at 10:30 every day.", ""),
+        ("10:30: stand-up.", ""),
+        ("See https://example.org for details.", ""),
+        ("Reports sent to the regulator for a breach of this kind: within 72 hours.", ""),
+        ("Note. Something: else.", ""),
+        ("No colon in this sentence.", ""),
+    ],
+)
+def test_a_short_label_and_a_colon_open_a_labelled_sentence(sentence: str, label: str) -> None:
+    assert label_of(sentence) == label
+
+
+def _hangs(text: str) -> list[tuple[str, str | None]]:
+    spans = split_sentences(text)
+    sentences = [text[a:b] for a, b in spans]
+    return [
+        (s, None if i is None else sentences[i])
+        for s, i in zip(sentences, labelled_by(text, spans), strict=True)
+    ]
+
+
+def test_the_sentences_after_a_label_on_its_line_hang_from_it() -> None:
+    text = (
+        "Severity 1: customer data exposed. The executive team is informed within 2 hours.\n"
+        "Severity 2: a single system degraded. The incident manager responds within 4 hours. "
+        "A review follows.\n"
+        "Other rules apply to everyone. They are listed below."
+    )
+    assert _hangs(text) == [
+        ("Severity 1: customer data exposed.", None),
+        ("The executive team is informed within 2 hours.", "Severity 1: customer data exposed."),
+        ("Severity 2: a single system degraded.", None),
+        ("The incident manager responds within 4 hours.", "Severity 2: a single system degraded."),
+        ("A review follows.", "Severity 2: a single system degraded."),
+        ("Other rules apply to everyone.", None),
+        ("They are listed below.", None),
+    ]
+
+
+def test_a_wrapped_line_and_a_list_item_keep_their_label() -> None:
+    text = (
+        "- Tier A: answered by a senior agent, who may\n"
+        "  escalate at once. Calls are recorded.\n"
+        "- Tier B: answered by the queue. Calls are not recorded."
+    )
+    hangs = dict(_hangs(text))
+    assert hangs["Calls are recorded."] == (
+        "Tier A: answered by a senior agent, who may\n  escalate at once."
+    )
+    assert hangs["Calls are not recorded."] == "Tier B: answered by the queue."
