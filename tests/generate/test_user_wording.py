@@ -1,7 +1,8 @@
 """Questions worded as users ask them, over documents written for this check (a Markdown
 parental-leave policy with a table, an HTML IT onboarding FAQ with a table, a plain-text
 incident procedure, a refund procedure, office safety rules, company card rules, a
-meeting-room guide: tests/data/user_wording/),
+meeting-room guide, API rate limits in Markdown, an HTML help-centre article:
+tests/data/user_wording/),
 end to end through the real pipeline: shortened words ("prod"), everyday verbs ("come
 back"), the asker's verbs ("read", "forgot"), currencies, opening hours, "how far in
 advance", a negation by prefix ("unreconciled"), an FAQ answer quoted from its first
@@ -27,7 +28,7 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "user_wording"
 def rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
     path = tmp_path_factory.mktemp("wording") / "store.db"
     rag = Ragcite.open(load_settings(store_path=path, overrides={"cache.enabled": False}))
-    assert rag.ingest([DATA]).added == 7
+    assert rag.ingest([DATA]).added == 9
     yield rag
     rag.close()
 
@@ -79,3 +80,19 @@ def test_a_sentence_is_read_under_the_label_that_opens_its_line(rag: Ragcite) ->
     claims = verified_claims(rag.ask("How fast is a sev 2 handled?"))
     assert "The incident manager responds within 4 hours." in claims
     assert not any("within 2 hours" in claim for claim in claims)
+
+
+def test_a_sentence_after_a_label_is_quoted_with_the_labelled_sentence(rag: Ragcite) -> None:
+    """ "Over the limit: the API answers with status 429 and a Retry-After header …. Clients
+    must wait at least that long before retrying.": "that long" is the label's sentence's."""
+    claims = verified_claims(rag.ask("How long should my client wait before retrying after a 429?"))
+    assert "Clients must wait at least that long before retrying." in claims
+    assert any(
+        claim.startswith("Over the limit: the API answers with status 429") for claim in claims
+    )
+
+
+def test_a_negated_heading_answers_a_negated_question(rag: Ragcite) -> None:
+    """The help centre's section "My notes are not syncing" answers "Why aren't …?"."""
+    claims = verified_claims(rag.ask("Why aren't my notes syncing?"))
+    assert claims

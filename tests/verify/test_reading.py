@@ -211,3 +211,14 @@ def test_a_word_negated_by_its_prefix_answers_a_negated_question() -> None:
     assert reading_conflict(negated, [(text, chunk)]) is None
     plain = "Card statements are reconciled monthly."
     assert reading_conflict(negated, [(plain, _chunk(plain))]) is not None
+
+
+def test_a_negated_section_heading_answers_a_negated_question() -> None:
+    """A support article's section "My notes are not syncing" answers "Why aren't my notes
+    syncing?" with its sentences, which need not repeat the "not"."""
+    text = "Check that you are signed in with the same account on every device."
+    under = _chunk(text).model_copy(update={"section_heading": "My notes are not syncing"})
+    question = "Why aren't my notes syncing?"
+    assert reading_conflict(question, [(text, under)]) is None
+    plain = _chunk(text).model_copy(update={"section_heading": "Syncing your notes"})
+    assert reading_conflict(question, [(text, plain)]) is not None

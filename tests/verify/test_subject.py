@@ -29,6 +29,24 @@ def test_topic_words_leave_out_question_shape_numbers_and_dates() -> None:
     ]
 
 
+def test_a_superlative_shapes_the_question() -> None:
+    """ "the biggest payload": the table says "Max payload"."""
+    assert topic_words("What's the biggest payload I can send on Scale?") == [
+        "payload",
+        "send",
+        "scale",
+    ]
+
+
+def test_a_time_of_day_is_no_topic() -> None:
+    """ "at midnight": the policy says "between 22:00 and 06:00"."""
+    assert topic_words("Can I take a taxi from the airport at midnight?") == [
+        "take",
+        "taxi",
+        "airport",
+    ]
+
+
 def test_reading_and_forgetting_are_how_the_asker_acts() -> None:
     """ "read work email", "forgot my password": the passage says "use", "reset"."""
     assert topic_words("Can I read work email on my own phone?") == ["work", "email", "phone"]

@@ -34,6 +34,7 @@ from ragcite.generate.joining import (
     Candidate,
     closer_in_words,
     faq_opening,
+    labelled_opening,
     leans_on,
     next_step,
     other_chunk,
@@ -176,7 +177,8 @@ class ExtractiveGenerator:
     def _claims(
         self, query: str, chosen: list[Candidate], candidates: list[Candidate]
     ) -> list[DraftClaim]:
-        """A claim per chosen sentence and per lead-in it leans on, in document order. Each
+        """A claim per chosen sentence and per sentence it leans on (the one before it, its
+        FAQ answer's opening, the labelled sentence opening its line), in document order. Each
         sentence is its own claim, so the gate checks each against its own evidence."""
         focus = question_focus(query)
         top = max(c.score for c in candidates)
@@ -186,9 +188,9 @@ class ExtractiveGenerator:
             previous = by_place.get((c.chunk_rank, c.position - 1))
             if previous is not None and leans_on(c, previous, focus, top):
                 quoted.setdefault((c.chunk_rank, previous.start), previous)
-            opening = faq_opening(c, by_place)
-            if opening is not None:
-                quoted.setdefault((c.chunk_rank, opening.start), opening)
+            for opening in (faq_opening(c, by_place), labelled_opening(c, by_place)):
+                if opening is not None:
+                    quoted.setdefault((c.chunk_rank, opening.start), opening)
             quoted.setdefault((c.chunk_rank, c.start), c)
         return [
             DraftClaim(
@@ -242,6 +244,7 @@ class ExtractiveGenerator:
                     fit,
                     float(p),
                     asks=q.text if q is not None and q.is_question else "",
+                    label=q.text if q is not None and q.is_label else "",
                 )
             )
         return out

@@ -91,6 +91,7 @@ class Candidate:
     fit: int = 0  # a table row whose label the question names (2) or whose range it hits (1)
     choice: float = 0.0  # probability that it holds the answer: decides which sentence
     asks: str = ""  # the FAQ question it answers, if any (not a list's lead-in)
+    label: str = ""  # the labelled sentence opening its line, if it follows one
 
 
 def leans_on(sentence: Candidate, previous: Candidate, focus: str, top: float) -> bool:
@@ -117,6 +118,24 @@ def faq_opening(
     while (earlier := by_place.get(place)) is not None and earlier.asks == sentence.asks:
         opening, place = earlier, (place[0], place[1] - 1)
     return opening
+
+
+def labelled_opening(
+    sentence: Candidate, by_place: dict[tuple[int, int], Candidate]
+) -> Candidate | None:
+    """The labelled sentence that opens the line `sentence` follows on ("Over the limit: the
+    API answers with status 429 and a Retry-After header …" for "Clients must wait at least
+    that long before retrying."): the label says which case the sentence is about."""
+    if not sentence.label:
+        return None
+    place = (sentence.chunk_rank, sentence.position - 1)
+    while (earlier := by_place.get(place)) is not None:
+        if earlier.text == sentence.label:
+            return earlier
+        if earlier.label != sentence.label:
+            return None
+        place = (place[0], place[1] - 1)
+    return None
 
 
 def next_step(query: str, best: Candidate, candidates: list[Candidate]) -> Candidate | None:

@@ -63,12 +63,14 @@ _WHO_IS = re.compile(r"^\s*who\s+(?:is|are|was|were)\b", re.IGNORECASE)
 @dataclass(frozen=True)
 class Window:
     """The quoted sentences of a passage, their neighbours, and all its sentences; `asked`:
-    the FAQ questions the quoted sentences answer (`ragcite.text.faq`)."""
+    the FAQ questions the quoted sentences answer (`ragcite.text.faq`); `heading`: the
+    passage's section heading."""
 
     quoted: list[str]
     window: list[str]
     sentences: list[str]
     asked: list[str] = field(default_factory=list)
+    heading: str = ""
 
 
 def quote_window(quote: str, chunk: SourceChunk) -> Window:
@@ -89,7 +91,8 @@ def quote_window(quote: str, chunk: SourceChunk) -> Window:
     window = sentences[max(0, first - 1) : last + 2]
     questions = answered_questions(text, spans)
     asked = dict.fromkeys(sentences[q] for q in questions[first : last + 1] if q is not None)
-    return Window(sentences[first : last + 1], window, sentences, list(asked))
+    heading = chunk.section_heading or ""
+    return Window(sentences[first : last + 1], window, sentences, list(asked), heading)
 
 
 def opposite_pair(question: str, window_text: str) -> tuple[str, str] | None:
@@ -188,10 +191,12 @@ def reading_conflict(question: str, quotes: Sequence[Quote]) -> str | None:
 def _conflict(question: str, windows: list[Window]) -> str | None:
     """The reading conflict of one (part of a) question with the quoted windows. An FAQ
     answer is read with its question: "The invoice is returned unpaid." answers "What
-    happens if an invoice arrives without a purchase order?", negation included. A table
+    happens if an invoice arrives without a purchase order?", negation included; so is a
+    sentence under its section heading ("Check that you are signed in …" under "My notes
+    are not syncing" answers "Why aren't my notes syncing?"). A table
     row answers a negated question with its values, not with a "not" ("Which software needs
     no approval?": "JetBrains IDEs — Approval: Automatic"), so rows are not read for one."""
-    quoted = " ".join(s for w in windows for s in [*w.asked, *w.quoted])
+    quoted = " ".join(s for w in windows for s in [w.heading, *w.asked, *w.quoted])
     rows_only = all(is_table_row(s) for w in windows for s in w.quoted)
     negation = None if rows_only else negation_unmatched(question, quoted)
     if negation is not None:

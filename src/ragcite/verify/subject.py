@@ -52,11 +52,13 @@ MIN_SALIENCE = 0.06
 # "vacation"/"holidays" 0.65, "dies"/"death" 0.74; "dental"/"health" 0.40.
 SYNONYM_SIMILARITY = 0.6
 # Words that shape a question (how soon, what deadline, which version, how far in
-# advance, for myself, licences nobody uses) without naming what it is about; the passage
-# that answers rarely repeats them.
+# advance, for myself, licences nobody uses, the biggest payload) without naming what it
+# is about; the passage that answers rarely repeats them ("Max payload: 50 MB").
 QUESTION_SHAPE = frozenset(
     """
     soon quick quickly fast often long length size big small large high low rate deadline
+    bigger biggest smaller smallest larger largest higher highest lower lowest longer longest
+    shorter shortest greatest fewest least max min
     minimum maximum limit amount number time times new old previous former original current
     latest earlier later happen happens happened come comes say says said need needs get gets
     keep keeps keeping contact contacts contacting ask asks asking
@@ -89,10 +91,13 @@ _PHRASAL_VERB = re.compile(
     r"\b(carry|carries|carrying|roll|rolls|rolling|hand|hands|handing)\s+(over)\b|"
     r"\b(pay|pays|paying|apply|applies|applying|ask|asks|asking|wait|waiting)\s+for\b"
 )
+# Dates and times of day go with the passage's own dates and hours ("at midnight" over
+# "between 22:00 and 06:00"), as the question's numbers do.
 _DATE_WORDS = frozenset(
     "january february march april may june july august september october november december "
     "monday tuesday wednesday thursday friday saturday sunday today yesterday tomorrow "
-    "year years month months week weeks day days".split()
+    "year years month months week weeks day days weekend weekends midnight noon midday "
+    "morning mornings afternoon afternoons evening evenings night nights overnight".split()
 )
 # Currencies go with the amount a question names ("Can an agent refund 150 euros?"); the
 # passage writes its own amounts ("up to EUR 200"), and the number is not a topic either.
