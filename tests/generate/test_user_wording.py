@@ -1,8 +1,8 @@
 """Questions worded as users ask them, over documents written for this check (a Markdown
 parental-leave policy with a table, an HTML IT onboarding FAQ with a table, a plain-text
 incident procedure, a refund procedure, office safety rules, company card rules, a
-meeting-room guide, API rate limits in Markdown, an HTML help-centre article:
-tests/data/user_wording/),
+meeting-room guide, API rate limits in Markdown, an HTML help-centre article, a travel
+policy: tests/data/user_wording/),
 end to end through the real pipeline: shortened words ("prod"), everyday verbs ("come
 back"), the asker's verbs ("read", "forgot"), currencies, opening hours, "how far in
 advance", a negation by prefix ("unreconciled"), an FAQ answer quoted from its first
@@ -28,7 +28,7 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "user_wording"
 def rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
     path = tmp_path_factory.mktemp("wording") / "store.db"
     rag = Ragcite.open(load_settings(store_path=path, overrides={"cache.enabled": False}))
-    assert rag.ingest([DATA]).added == 9
+    assert rag.ingest([DATA]).added == 10
     yield rag
     rag.close()
 
@@ -96,3 +96,19 @@ def test_a_negated_heading_answers_a_negated_question(rag: Ragcite) -> None:
     """The help centre's section "My notes are not syncing" answers "Why aren't …?"."""
     claims = verified_claims(rag.ask("Why aren't my notes syncing?"))
     assert claims
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Can I fly business class to New York?", "Business class requires approval from the CFO."),
+        ("Can I take first class on the train to Edinburgh?", "First class is allowed on journeys"),
+        ("Can I take a taxi from the airport at midnight?", "Taxis are reimbursed when travelling"),
+    ],
+)
+def test_a_rule_answers_for_the_place_or_time_the_question_names(
+    rag: Ragcite, question: str, expected: str
+) -> None:
+    """The policy states its rule by flight length, journey length and hours; it does not
+    name New York, Edinburgh or midnight, and the rule is the answer."""
+    assert any(claim.startswith(expected) for claim in verified_claims(rag.ask(question)))

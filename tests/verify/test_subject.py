@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from ragcite.embed.cached import CachedEmbedder
 from ragcite.models import SourceChunk
-from ragcite.verify.subject import missing_subject, topic_words
+from ragcite.verify.subject import circumstance_name, missing_subject, topic_words
 
 
 def _chunk(text: str, chunk_id: str = "c1", title: str = "Benefits") -> SourceChunk:
@@ -36,6 +38,22 @@ def test_a_superlative_shapes_the_question() -> None:
         "send",
         "scale",
     ]
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("Can I fly business class to New York?", {"new", "york"}),
+        ("Can I put customer lists on my personal Dropbox?", {"dropbox"}),
+        ("Can I book a meeting room at the Dublin office?", set()),  # the office is asked
+        ("Do visitors need to sign an NDA?", set()),  # "to sign": no place, an object
+        ("What is the capital of France?", set()),  # not a may-I question
+    ],
+)
+def test_a_may_i_question_ending_on_a_name_names_a_circumstance(
+    question: str, name: set[str]
+) -> None:
+    assert circumstance_name(question) == name
 
 
 def test_a_time_of_day_is_no_topic() -> None:

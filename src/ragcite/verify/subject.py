@@ -11,7 +11,9 @@ text) hold it, as the same stem, a word sharing its first letters ("closure" and
 synonym by MiniLM word similarity ("vacation" and "holidays") beside the quote.
 A word naming the kind of thing the answer is ("which occupation", "what is the
 birthdate of ...": `answer_kind_words`) is not asked for: documents name the answer
-("a tennis player"), seldom its kind.
+("a tennis player"), seldom its kind. Nor is the place or product a may-I question ends on
+("Can I fly business class to New York?": `circumstance_name`) when its other topic words
+are there: a policy's rule names the kind of trip, not the city.
 
     >>> missing_subject("Does our health insurance include dental cover?",
     ...                 [(sentence, chunk)], [chunk], embedder)       # doctest: +SKIP
@@ -120,6 +122,16 @@ _IGNORED = (
     | _CURRENCY_WORDS
 )
 _MIN_PREFIX = 4
+# A place, product or service that a may-I question ends on ("… business class to New
+# York?", "… my flight on Expedia?", "… customer lists on my personal Dropbox?"): a policy
+# states its rule for a kind of trip or service ("flights of 6 hours or more", "bookings
+# made elsewhere", "consumer file-sharing services") and seldom names the instance, so the
+# name is not asked for when the question's other topic words are there.
+_TRAILING_NAME = re.compile(
+    r"\b(?:to|in|on|at|from|via|through|into|with)\s+"
+    r"(?:(?:the|a|an|my|our|your|their|his|her|its|this|that)\s+(?:[a-z][\w'’-]*\s+)?)?"
+    r"(?P<name>[A-Z][\w'’.&-]*(?:\s+[A-Z][\w'’.&-]*)*)[\s?.!]*$"
+)
 
 Quote = tuple[str, SourceChunk]
 
@@ -146,6 +158,18 @@ def topic_words(question: str) -> list[str]:
             continue
         seen.setdefault(stem(word), word)
     return list(seen.values())
+
+
+def circumstance_name(question: str) -> set[str]:
+    """The words of the name a may-I question ends on (`_TRAILING_NAME`), or none.
+
+    >>> sorted(circumstance_name("Can I fly business class to New York?"))
+    ['new', 'york']
+    """
+    if question_focus(question) != "permission":
+        return set()
+    found = _TRAILING_NAME.search(question)
+    return set(words(found.group("name"))) if found else set()
 
 
 def _prefix_match(word: str, others: set[str]) -> bool:
@@ -243,14 +267,18 @@ def _missing(
     the words around the quotes (`_around`), where a synonym must stand (read only when
     a word is missing)."""
     kinds = {stem(w) for w in answer_kind_words(question)}
+    topics = topic_words(question)
     absent = [
         w
-        for w in topic_words(question)
+        for w in topics
         if stem(w) not in known
         and stem(w) not in kinds
         and not _prefix_match(w, cited)
         and not (_written_lower(w, question) and typo_of(w, cited))
     ]
+    instance = circumstance_name(question)
+    if instance and any(w not in absent and w not in instance for w in topics):
+        absent = [w for w in absent if w not in instance]
     if not absent:
         return []
     salient = [
