@@ -14,6 +14,8 @@ PROCEDURE = [
     "Only the communications team may speak to the press.",
     "If nobody checks in within 10 minutes, the booking is released.",
     "Limits can be raised temporarily for up to 30 days.",
+    "Breaches are reported to the IT security team.",
+    "We do not offer direct exchanges.",
 ]
 
 
@@ -53,6 +55,8 @@ def test_plurals_of_a_shortened_word_keep_their_number() -> None:
         ("Can I talk to a reporter?", "Can I speak to a reporter?"),
         ("What if I don't show up?", "What if I don't check in?"),
         ("Can my limit be increased?", "Can my limit be raised?"),
+        ("What happens if I break the IT policy?", "What happens if I breach the IT policy?"),
+        ("Can I swap my jacket?", "Can I exchange my jacket?"),
     ],
 )
 def test_an_everyday_verb_is_read_as_the_passages_formal_verb(question: str, expected: str) -> None:

@@ -222,3 +222,9 @@ def test_a_negated_section_heading_answers_a_negated_question() -> None:
     assert reading_conflict(question, [(text, under)]) is None
     plain = _chunk(text).model_copy(update={"section_heading": "Syncing your notes"})
     assert reading_conflict(question, [(text, plain)]) is not None
+
+
+def test_a_prefix_negation_of_a_short_verb_answers_a_negated_question() -> None:
+    """ "unused" negates "use", though the stemmer keeps "used" whole."""
+    text = "Up to 5 unused days can be carried over to the next year."
+    assert reading_conflict("Can I carry over leave I didn't use?", [(text, _chunk(text))]) is None

@@ -56,6 +56,16 @@ def test_a_may_i_question_ending_on_a_name_names_a_circumstance(
     assert circumstance_name(question) == name
 
 
+def test_a_contractions_rest_and_a_word_for_details_are_no_topic() -> None:
+    """ "didn't": "didn" is no word of the question; "customer details": "customer data"."""
+    assert topic_words("Can I carry over leave I didn't use?") == ["leave"]
+    assert topic_words("How do I send an email with customer details in it?") == [
+        "send",
+        "email",
+        "customer",
+    ]
+
+
 def test_a_time_of_day_is_no_topic() -> None:
     """ "at midnight": the policy says "between 22:00 and 06:00"."""
     assert topic_words("Can I take a taxi from the airport at midnight?") == [

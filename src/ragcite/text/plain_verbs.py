@@ -64,6 +64,8 @@ increase, increases, increased, increasing = raise, raises, raised, raising
 increase, increases, increased, increasing = extend, extends, extended, extending
 decrease, decreases, decreased, decreasing = reduce, reduces, reduced, reducing
 help, helps, helped, helping = assist, assists, assisted, assisting
+break, breaks, broke, breaking = breach, breaches, breached, breaching
+swap, swaps, swapped, swapping = exchange, exchanges, exchanged, exchanging
 """
 
 

@@ -120,12 +120,17 @@ def negation_unmatched(question: str, quoted: str) -> str | None:
 
 def _prefix_negated(question: str, quoted: str) -> bool:
     """Whether `quoted` holds a question word with a negating prefix ("unreconciled",
-    "non-compliant", "disapproved")."""
+    "non-compliant", "disapproved", "unused" for "use": the stemmer keeps "used" whole, so
+    a word the rest begins with, one to three letters short of it, counts too)."""
     asked = content_stems(question)
     for word in words(quoted.lower()):
         for prefix in _NEGATING_PREFIXES:
             rest = word.removeprefix(prefix).lstrip("-")
-            if rest != word and len(rest) > 3 and stem(rest) in asked:
+            if rest == word or len(rest) <= 3:
+                continue
+            if stem(rest) in asked or any(
+                len(a) >= 3 and rest.startswith(a) and len(rest) - len(a) <= 3 for a in asked
+            ):
                 return True
     return False
 

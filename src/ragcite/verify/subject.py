@@ -68,6 +68,7 @@ QUESTION_SHAPE = frozenset(
     version policy rule rules term terms word words name names translation meaning mean
     means value values measurement measure unit units sort types example examples reason
     purpose part parts far advance myself yourself ourselves themselves himself herself
+    detail details info information
     anyone anybody anything somebody everyone everybody everything nobody nothing nowhere
     somewhere anywhere everywhere
     """.split()
@@ -112,8 +113,13 @@ _HOURS_WORDS = frozenset("open opens opening close closes closing shut shuts".sp
 # Irregular past participles shape a question like "stored" and "retained" do: "How long is
 # CCTV footage kept?" and "Who bought the rights?" ask with them; the passage says
 # "Retention: 30 days" or "purchased".
+# What is left of a negative contraction once "n't" is split off ("didn't": "didn", "t").
+_CONTRACTED = frozenset(
+    "didn doesn isn aren wasn weren hasn haven hadn shouldn couldn wouldn mustn needn".split()
+)
 _IGNORED = (
     STOPWORDS
+    | _CONTRACTED
     | QUESTION_WORDS
     | QUESTION_SHAPE
     | _ASKERS_VERBS
