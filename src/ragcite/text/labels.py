@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-# A label: a capital or digit first, at most five words and 40 characters, no sentence
+# A label: a capital letter first, at most five words and 40 characters, no sentence
 # punctuation, then a colon and a space ("Severity 2:", "**Tier A:**", "Step 3:"); not a
 # time ("10:30") or an address ("https://").
 _LABEL = re.compile(r"[*_]*(?P<label>[A-Z][^\n:.?!;]{0,39}?)[*_]*:[*_]*[ \t]+\S")

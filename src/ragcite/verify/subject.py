@@ -110,13 +110,13 @@ _CURRENCY_WORDS = frozenset(
 # When a place opens or closes is asked with "open" and "close"; the passage gives hours
 # ("open from 07:00 to 20:00"), so a time question's "close" is no topic word.
 _HOURS_WORDS = frozenset("open opens opening close closes closing shut shuts".split())
-# Irregular past participles shape a question like "stored" and "retained" do: "How long is
-# CCTV footage kept?" and "Who bought the rights?" ask with them; the passage says
-# "Retention: 30 days" or "purchased".
 # What is left of a negative contraction once "n't" is split off ("didn't": "didn", "t").
 _CONTRACTED = frozenset(
     "didn doesn isn aren wasn weren hasn haven hadn shouldn couldn wouldn mustn needn".split()
 )
+# Irregular past participles shape a question like "stored" and "retained" do: "How long is
+# CCTV footage kept?" and "Who bought the rights?" ask with them; the passage says
+# "Retention: 30 days" or "purchased".
 _IGNORED = (
     STOPWORDS
     | _CONTRACTED
