@@ -2,7 +2,7 @@
 parental-leave policy with a table, an HTML IT onboarding FAQ with a table, a plain-text
 incident procedure, a refund procedure, office safety rules, company card rules, a
 meeting-room guide, API rate limits in Markdown, an HTML help-centre article, a travel
-policy: tests/data/user_wording/),
+policy, a shop's returns page: tests/data/user_wording/),
 end to end through the real pipeline: shortened words ("prod"), everyday verbs ("come
 back"), the asker's verbs ("read", "forgot"), currencies, opening hours, "how far in
 advance", a negation by prefix ("unreconciled"), an FAQ answer quoted from its first
@@ -28,7 +28,7 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "user_wording"
 def rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
     path = tmp_path_factory.mktemp("wording") / "store.db"
     rag = Ragcite.open(load_settings(store_path=path, overrides={"cache.enabled": False}))
-    assert rag.ingest([DATA]).added == 10
+    assert rag.ingest([DATA]).added == 11
     yield rag
     rag.close()
 
@@ -112,3 +112,10 @@ def test_a_rule_answers_for_the_place_or_time_the_question_names(
     """The policy states its rule by flight length, journey length and hours; it does not
     name New York, Edinburgh or midnight, and the rule is the answer."""
     assert any(claim.startswith(expected) for claim in verified_claims(rag.ask(question)))
+
+
+def test_a_refusal_before_the_chosen_sentence_joins_a_may_i_answer(rag: Ragcite) -> None:
+    """ "We do not offer direct exchanges." says no; the sentence after it says what to do."""
+    claims = verified_claims(rag.ask("Can I swap my jacket for a bigger size?"))
+    assert "We do not offer direct exchanges." in claims
+    assert any(claim.startswith("Return the item for a refund") for claim in claims)

@@ -71,6 +71,8 @@ _YES_NO_FOCI = frozenset(("permission", "yes_no"))
 # donations?", "… do not use the lifts …" (0.12) answers "Can I take the lift …?".
 _CLOSER_CHOICE = 0.1
 _UNLESS = re.compile(r"\b(?:unless|except)\b", re.IGNORECASE)
+# A no in a policy's words: "do not offer", "cannot be returned", "never", "not allowed".
+_REFUSAL = re.compile(r"\b(?:not|no|never|cannot)\b|n't\b", re.IGNORECASE)
 # The best sentence of another passage joins when it ranks within this margin of the best
 # and covers at least `_NEIGHBOUR_NEW_WORDS` of the question's words the chosen ones lack
 # (held-out SQuAD: 2 more answers, 0.03 more claims per question; no demo answer changed).
@@ -164,11 +166,22 @@ def next_step(query: str, best: Candidate, candidates: list[Candidate]) -> Candi
         if typed is not None:
             return typed
     after = next((c for c in near if c.position == best.position + 1), None)
-    if after is None:
-        return None
-    if _CONTINUES.match(after.text) or (focus in _YES_NO_FOCI and _excepts(after, best)):
+    if after is not None and (
+        _CONTINUES.match(after.text) or (focus in _YES_NO_FOCI and _excepts(after, best))
+    ):
         return after
+    before = next((c for c in near if c.position == best.position - 1), None)
+    if before is not None and focus in _YES_NO_FOCI and _refuses(before, asked - said):
+        return before
     return None
+
+
+def _refuses(before: Candidate, unsaid: set[str]) -> bool:
+    """Whether `before`, the sentence before the chosen one, says no to what the question
+    asks and the chosen one does not name (`unsaid`: question stems): "We do not offer
+    direct exchanges." before "Return the item for a refund and place a new order …" for
+    "Can I swap my jacket for a bigger size?" ("swap" read as the policy's "exchange")."""
+    return bool(_REFUSAL.search(before.text)) and bool(unsaid & stems(before.text))
 
 
 def _excepts(after: Candidate, rule: Candidate) -> bool:
