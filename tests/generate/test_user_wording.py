@@ -2,7 +2,7 @@
 parental-leave policy with a table, an HTML IT onboarding FAQ with a table, a plain-text
 incident procedure, a refund procedure, office safety rules, company card rules, a
 meeting-room guide, API rate limits in Markdown, an HTML help-centre article, a travel
-policy, a shop's returns page: tests/data/user_wording/),
+policy, a shop's returns page, home-working guidelines: tests/data/user_wording/),
 end to end through the real pipeline: shortened words ("prod"), everyday verbs ("come
 back"), the asker's verbs ("read", "forgot"), currencies, opening hours, "how far in
 advance", a negation by prefix ("unreconciled"), an FAQ answer quoted from its first
@@ -28,7 +28,7 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "user_wording"
 def rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
     path = tmp_path_factory.mktemp("wording") / "store.db"
     rag = Ragcite.open(load_settings(store_path=path, overrides={"cache.enabled": False}))
-    assert rag.ingest([DATA]).added == 11
+    assert rag.ingest([DATA]).added == 12
     yield rag
     rag.close()
 
@@ -119,3 +119,10 @@ def test_a_refusal_before_the_chosen_sentence_joins_a_may_i_answer(rag: Ragcite)
     claims = verified_claims(rag.ask("Can I swap my jacket for a bigger size?"))
     assert "We do not offer direct exchanges." in claims
     assert any(claim.startswith("Return the item for a refund") for claim in claims)
+
+
+def test_a_refusal_after_the_chosen_sentence_joins_a_may_i_answer(rag: Ragcite) -> None:
+    """ "… reception roles are site-based and are not eligible." follows the rule for
+    office-based roles and says no to the receptionist who asks."""
+    claims = verified_claims(rag.ask("Can receptionists work from home?"))
+    assert any("reception roles are site-based and are not eligible" in c for c in claims)

@@ -16,6 +16,7 @@ PROCEDURE = [
     "Limits can be raised temporarily for up to 30 days.",
     "Breaches are reported to the IT security team.",
     "We do not offer direct exchanges.",
+    "Nobody who reports a concern in good faith will be dismissed.",
 ]
 
 
@@ -57,6 +58,7 @@ def test_plurals_of_a_shortened_word_keep_their_number() -> None:
         ("Can my limit be increased?", "Can my limit be raised?"),
         ("What happens if I break the IT policy?", "What happens if I breach the IT policy?"),
         ("Can I swap my jacket?", "Can I exchange my jacket?"),
+        ("Can I get fired for reporting?", "Can I get dismissed for reporting?"),
     ],
 )
 def test_an_everyday_verb_is_read_as_the_passages_formal_verb(question: str, expected: str) -> None:

@@ -57,8 +57,10 @@ def test_a_may_i_question_ending_on_a_name_names_a_circumstance(
 
 
 def test_a_contractions_rest_and_a_word_for_details_are_no_topic() -> None:
-    """ "didn't": "didn" is no word of the question; "customer details": "customer data"."""
+    """ "didn't": "didn" is no word of the question; "customer details": "customer data";
+    "things" to report: "fraud, bribery, …"."""
     assert topic_words("Can I carry over leave I didn't use?") == ["leave"]
+    assert topic_words("What kind of things can I report?") == ["report"]
     assert topic_words("How do I send an email with customer details in it?") == [
         "send",
         "email",

@@ -170,18 +170,19 @@ def next_step(query: str, best: Candidate, candidates: list[Candidate]) -> Candi
         _CONTINUES.match(after.text) or (focus in _YES_NO_FOCI and _excepts(after, best))
     ):
         return after
-    before = next((c for c in near if c.position == best.position - 1), None)
-    if before is not None and focus in _YES_NO_FOCI and _refuses(before, asked - said):
-        return before
+    if focus in _YES_NO_FOCI:
+        return next((c for c in near if _refuses(c, asked - said)), None)
     return None
 
 
-def _refuses(before: Candidate, unsaid: set[str]) -> bool:
-    """Whether `before`, the sentence before the chosen one, says no to what the question
-    asks and the chosen one does not name (`unsaid`: question stems): "We do not offer
-    direct exchanges." before "Return the item for a refund and place a new order …" for
-    "Can I swap my jacket for a bigger size?" ("swap" read as the policy's "exchange")."""
-    return bool(_REFUSAL.search(before.text)) and bool(unsaid & stems(before.text))
+def _refuses(neighbour: Candidate, unsaid: set[str]) -> bool:
+    """Whether `neighbour`, next to the chosen sentence, says no to what the question asks
+    and the chosen one does not name (`unsaid`: question stems): "We do not offer direct
+    exchanges." before "Return the item for a refund and place a new order …" for "Can I
+    swap my jacket for a bigger size?" ("swap" read as the policy's "exchange"); "…
+    reception roles are site-based and are not eligible." after "Employees in office-based
+    roles may work from home …" for "Can receptionists work from home?"."""
+    return bool(_REFUSAL.search(neighbour.text)) and bool(unsaid & stems(neighbour.text))
 
 
 def _excepts(after: Candidate, rule: Candidate) -> bool:

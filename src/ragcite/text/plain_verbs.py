@@ -66,6 +66,8 @@ decrease, decreases, decreased, decreasing = reduce, reduces, reduced, reducing
 help, helps, helped, helping = assist, assists, assisted, assisting
 break, breaks, broke, breaking = breach, breaches, breached, breaching
 swap, swaps, swapped, swapping = exchange, exchanges, exchanged, exchanging
+fire, fires, fired, firing = dismiss, dismisses, dismissed, dismissing
+sack, sacks, sacked, sacking = dismiss, dismisses, dismissed, dismissing
 """
 
 

@@ -68,7 +68,7 @@ QUESTION_SHAPE = frozenset(
     version policy rule rules term terms word words name names translation meaning mean
     means value values measurement measure unit units sort types example examples reason
     purpose part parts far advance myself yourself ourselves themselves himself herself
-    detail details info information
+    detail details info information thing things stuff without within
     anyone anybody anything somebody everyone everybody everything nobody nothing nowhere
     somewhere anywhere everywhere
     """.split()
@@ -133,7 +133,7 @@ _MIN_PREFIX = 4
 # states its rule for a kind of trip or service ("flights of 6 hours or more", "bookings
 # made elsewhere", "consumer file-sharing services") and seldom names the instance, so the
 # name is not asked for when the question's other topic words are there.
-_TRAILING_NAME = re.compile(
+_CIRCUMSTANCE_NAME = re.compile(
     r"\b(?:to|in|on|at|from|via|through|into|with)\s+"
     r"(?:(?:the|a|an|my|our|your|their|his|her|its|this|that)\s+(?:[a-z][\w'’-]*\s+)?)?"
     r"(?P<name>[A-Z][\w'’.&-]*(?:\s+[A-Z][\w'’.&-]*)*)[\s?.!]*$"
@@ -167,14 +167,14 @@ def topic_words(question: str) -> list[str]:
 
 
 def circumstance_name(question: str) -> set[str]:
-    """The words of the name a may-I question ends on (`_TRAILING_NAME`), or none.
+    """The words of the name a may-I question ends on (`_CIRCUMSTANCE_NAME`), or none.
 
     >>> sorted(circumstance_name("Can I fly business class to New York?"))
     ['new', 'york']
     """
     if question_focus(question) != "permission":
         return set()
-    found = _TRAILING_NAME.search(question)
+    found = _CIRCUMSTANCE_NAME.search(question)
     return set(words(found.group("name"))) if found else set()
 
 
