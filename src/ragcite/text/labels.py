@@ -23,18 +23,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ragcite.text.sentences import begins_line
+
 # A label: a capital letter first, at most five words and 40 characters, no sentence
 # punctuation, then a colon and a space ("Severity 2:", "**Tier A:**", "Step 3:"); not a
 # time ("10:30") or an address ("https://").
 _LABEL = re.compile(r"[*_]*(?P<label>[A-Z][^\n:.?!;]{0,39}?)[*_]*:[*_]*[ \t]+\S")
 _MAX_LABEL_WORDS = 5
-_LINE_OPENERS = " \t-*+•▪◦‣–>"
-
-
-def _opens_line(text: str, start: int) -> bool:
-    """Whether only spaces or a bullet stand between the line's start and `start`."""
-    line_start = text.rfind("\n", 0, start) + 1
-    return not text[line_start:start].strip(_LINE_OPENERS)
 
 
 def label_of(sentence: str) -> str:
@@ -52,7 +47,7 @@ def labelled_by(text: str, spans: Sequence[tuple[int, int]]) -> list[int | None]
     out: list[int | None] = []
     label: int | None = None
     for index, (start, end) in enumerate(spans):
-        if _opens_line(text, start):
+        if begins_line(text, start):
             label = index if label_of(text[start:end]) else None
             out.append(None)
         else:

@@ -162,6 +162,13 @@ def _opens_line(text: str, at: int) -> bool:
     return not text[line_start:at].strip(" \t")
 
 
+def begins_line(text: str, start: int) -> bool:
+    """Whether the sentence span starting at `start` begins its line: only spaces, or the
+    bullet of a list item (stripped from the span), stand before it on that line."""
+    line_start = text.rfind("\n", 0, start) + 1
+    return _opens_line(text, start) or _BULLET_BEFORE.fullmatch(text, line_start, start) is not None
+
+
 def _ends_sentence(text: str, punct_start: int, punct_end: int, start: int, end: int) -> bool:
     """Whether terminal punctuation at text[punct_start:punct_end] ends a sentence."""
     nxt = _NEXT_START.match(text, punct_end, end)
