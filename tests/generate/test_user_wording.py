@@ -126,3 +126,11 @@ def test_a_refusal_after_the_chosen_sentence_joins_a_may_i_answer(rag: Ragcite) 
     office-based roles and says no to the receptionist who asks."""
     claims = verified_claims(rag.ask("Can receptionists work from home?"))
     assert any("reception roles are site-based and are not eligible" in c for c in claims)
+
+
+def test_a_terse_labelled_value_is_quoted_with_the_sentence_completing_it(rag: Ragcite) -> None:
+    """ "Chair and desk: not provided." alone misleads: the next sentence on its line says
+    what the company does pay for a chair."""
+    claims = verified_claims(rag.ask("Does the company buy me an office chair?"))
+    assert "Chair and desk: not provided." in claims
+    assert any(claim.startswith("Employees can claim up to 150 GBP") for claim in claims)

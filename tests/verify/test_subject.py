@@ -94,6 +94,12 @@ def test_currencies_and_a_time_questions_opening_hours_are_no_topic() -> None:
     assert topic_words("What happens to licences nobody uses?") == ["licences"]
 
 
+def test_a_currency_asked_for_without_an_amount_is_the_topic() -> None:
+    """ "Can I pay in euros?" asks about euros; "a hundred dollar gift" names an amount."""
+    assert topic_words("Can I pay in euros?") == ["pay", "euros"]
+    assert topic_words("Who approves a hundred dollar gift?") == ["approves", "gift"]
+
+
 def test_keeping_contacting_and_irregular_participles_are_how_a_question_asks(
     embedder: CachedEmbedder,
 ) -> None:

@@ -16,6 +16,7 @@ from ragcite.generate.bridge import PRONOUNS, points_back
 from ragcite.generate.focus import question_focus, states_focus
 from ragcite.generate.sentence_choice import stems
 from ragcite.models import SourceChunk
+from ragcite.text.labels import label_of
 from ragcite.text.table_rows import is_table_row
 from ragcite.text.words import content_stems
 
@@ -65,6 +66,10 @@ _CONTINUES = re.compile(rf"^\W*(?:(?:{PRONOUNS}|This|These|Those)\b|The\s+(?:lat
 # The foci on which a rule's exception joins the rule (see `_EXCEPTION`).
 _EXCEPTS = re.compile(rf"^\W*(?:{_EXCEPTION})")
 _YES_NO_FOCI = frozenset(("permission", "yes_no"))
+# A labelled line whose value is this short ("Chair and desk: not provided.") is completed
+# by the sentence after it on its line ("Employees can claim up to 150 GBP once for a desk
+# chair, with a receipt."): the terse value alone misleads.
+_TERSE_VALUE_WORDS = 4
 # A sentence more relevant than the best one joins it only when the choice model gives it
 # at least this probability of holding the answer (`closer_in_words`): "Northwind matches
 # 100% of your contributions …" (0.06) does not answer "Does Northwind match employee
@@ -167,12 +172,25 @@ def next_step(query: str, best: Candidate, candidates: list[Candidate]) -> Candi
             return typed
     after = next((c for c in near if c.position == best.position + 1), None)
     if after is not None and (
-        _CONTINUES.match(after.text) or (focus in _YES_NO_FOCI and _excepts(after, best))
+        _CONTINUES.match(after.text)
+        or (focus in _YES_NO_FOCI and _excepts(after, best))
+        or _completes(after, best)
     ):
         return after
     if focus in _YES_NO_FOCI:
         return next((c for c in near if _refuses(c, asked - said)), None)
     return None
+
+
+def _completes(after: Candidate, best: Candidate) -> bool:
+    """Whether `after` follows `best` on its labelled line and `best` states its value in a
+    few words ("Chair and desk: not provided." then "Employees can claim up to 150 GBP once
+    for a desk chair, with a receipt.")."""
+    label = label_of(best.text)
+    if not label or after.label != best.text:
+        return False
+    value = best.text[best.text.index(label) + len(label) :].lstrip("*_: \t")
+    return len(value.split()) <= _TERSE_VALUE_WORDS
 
 
 def _refuses(neighbour: Candidate, unsaid: set[str]) -> bool:

@@ -45,6 +45,7 @@ from ragcite.text.words import (
 )
 from ragcite.verify.answer_types import answer_kind_words
 from ragcite.verify.reading import quote_window
+from ragcite.verify.support.quantities import NUMBER_WORDS
 from ragcite.verify.typos import typo_of
 
 # Removing a topic word moves the question's embedding at least this far (1 - cosine):
@@ -104,6 +105,7 @@ _DATE_WORDS = frozenset(
 )
 # Currencies go with the amount a question names ("Can an agent refund 150 euros?"); the
 # passage writes its own amounts ("up to EUR 200"), and the number is not a topic either.
+# A currency asked for without an amount is the topic ("Can I pay in euros?").
 _CURRENCY_WORDS = frozenset(
     "euro euros eur dollar dollars usd pound pounds gbp sterling cent cents pence".split()
 )
@@ -125,7 +127,6 @@ _IGNORED = (
     | _ASKERS_VERBS
     | _DATE_WORDS
     | IRREGULAR_PARTICIPLES
-    | _CURRENCY_WORDS
 )
 _MIN_PREFIX = 4
 # A place, product or service that a may-I question ends on ("… business class to New
@@ -148,8 +149,8 @@ def _passage(chunk: SourceChunk) -> str:
 
 def topic_words(question: str) -> list[str]:
     """The question's candidate topic words: content words, not question shape, not
-    numbers, currencies or dates, not adverbs, past participles or verbs with a particle,
-    not "open" or "close" in a question asking when (in order, first form kept).
+    numbers, dates or the currency of an amount, not adverbs, past participles or verbs with
+    a particle, not "open" or "close" in a question asking when (in order, first form kept).
 
     >>> topic_words("How much do I get for setting up my home office?")
     ['home', 'office']
@@ -157,6 +158,8 @@ def topic_words(question: str) -> list[str]:
     seen: dict[str, str] = {}
     verbs = {w for m in _PHRASAL_VERB.finditer(question.lower()) for w in m.groups() if w}
     ignored = _IGNORED | _HOURS_WORDS if question_focus(question) == "date" else _IGNORED
+    if _names_amount(question):
+        ignored = ignored | _CURRENCY_WORDS
     for word in content_words(question, ignored):
         if word in verbs or any(ch.isdigit() for ch in word) or len(word) < 3:
             continue
@@ -164,6 +167,13 @@ def topic_words(question: str) -> list[str]:
             continue
         seen.setdefault(stem(word), word)
     return list(seen.values())
+
+
+def _names_amount(question: str) -> bool:
+    """Whether the question names a number ("150 euros", "a hundred dollars")."""
+    return any(ch.isdigit() for ch in question) or any(
+        w in NUMBER_WORDS for w in words(question.lower())
+    )
 
 
 def circumstance_name(question: str) -> set[str]:
