@@ -228,3 +228,28 @@ def test_a_prefix_negation_of_a_short_verb_answers_a_negated_question() -> None:
     """ "unused" negates "use", though the stemmer keeps "used" whole."""
     text = "Up to 5 unused days can be carried over to the next year."
     assert reading_conflict("Can I carry over leave I didn't use?", [(text, _chunk(text))]) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "text"),
+    [
+        (
+            "What happens if I don't finish my mandatory courses on time?",
+            "If a mandatory course is more than 14 days overdue, your manager will be notified.",
+        ),
+        (
+            "How many points on my licence before I'm not allowed to drive for work?",
+            "Any driver with 9 or more penalty points will be suspended from driving on company "
+            "business.",
+        ),
+        ("What if my payment doesn't go through?", "If all payment attempts fail, we pause it."),
+    ],
+)
+def test_a_word_that_states_a_negation_answers_a_negated_question(question: str, text: str) -> None:
+    assert reading_conflict(question, [(text, _chunk(text))]) is None
+
+
+def test_a_bare_suspended_or_lack_is_no_negation() -> None:
+    """ "suspended load" and "lack" name things; they do not say the asked case is not so."""
+    for text in ("The lighter suspended load comes from higher up.", "They lack a solution."):
+        assert reading_conflict("What lake no longer has any silt?", [(text, _chunk(text))])

@@ -75,6 +75,7 @@ _TERSE_VALUE_WORDS = 4
 # 100% of your contributions …" (0.06) does not answer "Does Northwind match employee
 # donations?", "… do not use the lifts …" (0.12) answers "Can I take the lift …?".
 _CLOSER_CHOICE = 0.1
+_CLOSE_SCORE = 0.04
 _UNLESS = re.compile(r"\b(?:unless|except)\b", re.IGNORECASE)
 # A no in a policy's words: "do not offer", "cannot be returned", "never", "not allowed".
 _REFUSAL = re.compile(r"\b(?:not|no|never|cannot)\b|n't\b", re.IGNORECASE)
@@ -249,8 +250,8 @@ def closer_in_words(
         return None
     closer = [
         c for c in candidates
-        if c.score > best.score and c.choice >= _CLOSER_CHOICE and c not in chosen
-        and not is_table_row(c.text)
+        if c.score > best.score - _CLOSE_SCORE
+        and c.choice >= _CLOSER_CHOICE and c not in chosen and not is_table_row(c.text)
     ]  # fmt: skip
     if not closer:
         return None

@@ -57,6 +57,16 @@ _NEGATED_GAP = frozenset("be been being is are was were also always fully yet st
 # Questions a negated sentence answers ("Can I …?": "You may not …").
 _ANSWERED_BY_NO = frozenset({"yes_no", "permission", "consequence"})
 _NEGATING_PREFIXES = ("un", "non", "dis", "in", "im")
+# Words that state a negation in one word: a course not finished on time is "overdue", a
+# driver no longer allowed to drive is "suspended from driving", a payment not made has
+# "failed". Not "lack" or a bare "suspended": "What has not been done …?" over "… lack …",
+# "What lake no longer has any silt?" over "… the lighter suspended load …".
+_NEGATIVE_STATES = re.compile(
+    r"\b(?:overdue|miss(?:es|ed)|fail(?:s|ed|ure|ures)?|lapsed|expired|"
+    r"(?:suspended|banned|barred|disqualified) from|prohibit(?:s|ed)?|forbid(?:s|den)?|"
+    r"refus(?:e|es|ed|al)|den(?:y|ies|ied)|revok(?:e|es|ed)|withh(?:old|olds|eld))\b",
+    re.IGNORECASE,
+)
 _WHO_IS = re.compile(r"^\s*who\s+(?:is|are|was|were)\b", re.IGNORECASE)
 
 
@@ -111,9 +121,12 @@ def negation_unmatched(question: str, quoted: str) -> str | None:
     """The question's negation ("not", "never", …) when the quoted sentences hold none:
     they answer the question without it ("What is not used…" over "X is used…"). A word
     of the question negated by its prefix counts as a negation ("What happens if I don't
-    reconcile my statement?" over "unreconciled transactions … are deducted")."""
+    reconcile my statement?" over "unreconciled transactions … are deducted"), and so does a
+    word that states one ("overdue", "suspended": `_NEGATIVE_STATES`)."""
     found = NEGATION.search(question)
-    if found is None or NEGATION.search(quoted) or _prefix_negated(question, quoted):
+    if found is None or NEGATION.search(quoted) or _NEGATIVE_STATES.search(quoted):
+        return None
+    if _prefix_negated(question, quoted):
         return None
     return found.group(0)
 
