@@ -16,6 +16,7 @@ import re
 
 from ragcite.models import SourceChunk
 from ragcite.text.instructions import instruction_spans
+from ragcite.text.labels import label_of
 from ragcite.text.sentences import split_sentences
 from ragcite.text.table_rows import is_table_row
 from ragcite.text.words import words
@@ -32,7 +33,8 @@ _QUESTION = re.compile(
 # A sentence with a final stop is a statement from this many words: policies state short
 # rules ("Alcohol is never reimbursed.", "Returns are free."); "Yes." and "See below." are not.
 _MIN_WORDS = 3
-# A line without a final stop is a heading or a label unless it is this long.
+# A line without a final stop is a heading or a label unless it is this long, or states a
+# labelled value ("Christmas Day and Boxing Day: closed", "Default admin address: …").
 _MIN_UNPUNCTUATED_WORDS = 10
 
 
@@ -52,8 +54,8 @@ def claim_sentences(chunks: list[SourceChunk]) -> list[tuple[int, int, int, int,
 
 
 def is_statement(sentence: str, heading: str | None) -> bool:
-    """A sentence that can be a claim: a table row, or long enough and not a heading line
-    or a question."""
+    """A sentence that can be a claim: a table row, a labelled value, or long enough and
+    not a heading line or a question."""
     if is_table_row(sentence):
         return True
     if sentence.strip() == (heading or "").strip() or _QUESTION.match(sentence):
@@ -61,4 +63,4 @@ def is_statement(sentence: str, heading: str | None) -> bool:
     count = len(words(sentence))
     if sentence.rstrip()[-1:] in ".!?)\"'":
         return count >= _MIN_WORDS
-    return count >= _MIN_UNPUNCTUATED_WORDS
+    return count >= _MIN_UNPUNCTUATED_WORDS or bool(label_of(sentence))
