@@ -37,6 +37,9 @@ from ragcite.generate.sentence_choice import (
         ("Must we report a lost phone?", "permission"),
         ("Do remote workers get an internet allowance?", "yes_no"),
         ("Describe the backup process.", "other"),
+        ("What's the fee for a late return?", "amount"),
+        ("What's the phone number for the ICO?", "amount"),
+        ("What's the cut-off for overtime claims?", "date"),
     ],
 )
 def test_question_focus(question: str, focus: str) -> None:

@@ -6,7 +6,12 @@ import pytest
 
 from ragcite.embed.cached import CachedEmbedder
 from ragcite.models import SourceChunk
-from ragcite.verify.subject import circumstance_name, missing_subject, topic_words
+from ragcite.verify.subject import (
+    circumstance_name,
+    missing_subject,
+    name_kinds,
+    topic_words,
+)
 
 
 def _chunk(text: str, chunk_id: str = "c1", title: str = "Benefits") -> SourceChunk:
@@ -92,6 +97,15 @@ def test_currencies_and_a_time_questions_opening_hours_are_no_topic() -> None:
     assert topic_words("How far in advance can I book a room?") == ["book", "room"]
     assert topic_words("Can I buy something for myself?") == ["buy"]
     assert topic_words("What happens to licences nobody uses?") == ["licences"]
+
+
+def test_the_kind_word_after_a_name_the_passages_hold_is_not_asked_for() -> None:
+    """ "the Standard plan": the passages name the Standard tier; "plan" is its kind. A
+    verb after a name is no kind: "Does the Board approve budgets?"."""
+    assert name_kinds("Can a friend come if I'm on the Standard plan?", {"standard"}) == {"plan"}
+    assert name_kinds("Can I book the Oak room for lunch?", {"oak"}) == {"room"}
+    assert name_kinds("Can I book the Oak room for lunch?", set()) == set()
+    assert name_kinds("Does the Board approve budgets?", {"board"}) == set()
 
 
 def test_a_currency_asked_for_without_an_amount_is_the_topic() -> None:

@@ -52,8 +52,9 @@ _QUESTION_FOCUS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "amount",
         re.compile(
-            r"\bhow\s+(?:much|many|large|big|often)\b|\bwhat\s+(?:is\s+the\s+)?"
-            r"(?:amount|fee|cost|price|limit|rate|percentage|number)\b",
+            r"\bhow\s+(?:much|many|large|big|often)\b|\bwhat(?:\s+is|['’]s)?\s+(?:the\s+)?"
+            r"(?:amount|fee|cost|price|limit|rate|percentage|number)\b|"
+            r"\b(?:phone|telephone|fax)\s+number\b|\bwhat(?:\s+is|['’]s)\s+\w+\s+extension\b",
             _I,
         ),
     ),
@@ -61,7 +62,7 @@ _QUESTION_FOCUS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "date",
         re.compile(
             r"\bwhen\b|\bwhat\s+(?:date|year|day|time|month|century)\b|"
-            r"\bby\s+what\s+date\b|\bdeadline\b",
+            r"\bby\s+what\s+date\b|\bdeadline\b|\bcut-?off\b",
             _I,
         ),
     ),

@@ -141,6 +141,12 @@ _CIRCUMSTANCE_NAME = re.compile(
 )
 
 Quote = tuple[str, SourceChunk]
+# A capitalised word after "the", "my", … and the lower-case word after it, ending the
+# phrase ("on the Standard plan?", "the Oak room for lunch"; not "the Board approve budgets").
+_NAME_THEN_KIND = re.compile(
+    r"\b(?:the|a|an|my|our|your|their|this|that)\s+([A-Z][a-z]+)\s+([a-z]{3,})"
+    r"(?=\s*(?:[?.!,;:]|$)|\s+(?:for|with|in|on|at|to|of|and|or|if|when|while|before|after)\b)"
+)
 
 
 def _passage(chunk: SourceChunk) -> str:
@@ -186,6 +192,19 @@ def circumstance_name(question: str) -> set[str]:
         return set()
     found = _CIRCUMSTANCE_NAME.search(question)
     return set(words(found.group("name"))) if found else set()
+
+
+def name_kinds(question: str, known: set[str]) -> set[str]:
+    """The lower-case words right after a name the passages hold, naming its kind ("plan"
+    in "… on the Standard plan?" where the passages write "Standard"): documents name their
+    plans, rooms and tiers without the kind word.
+
+    >>> sorted(name_kinds("Can a friend come if I'm on the Standard plan?", {"standard"}))
+    ['plan']
+    """
+    return {
+        m.group(2) for m in _NAME_THEN_KIND.finditer(question) if stem(m.group(1).lower()) in known
+    }
 
 
 def _prefix_match(word: str, others: set[str]) -> bool:
@@ -295,6 +314,8 @@ def _missing(
     instance = circumstance_name(question)
     if instance and any(w not in absent and w not in instance for w in topics):
         absent = [w for w in absent if w not in instance]
+    kinds_of_names = name_kinds(question, known)
+    absent = [w for w in absent if w not in kinds_of_names]
     if not absent:
         return []
     salient = [
