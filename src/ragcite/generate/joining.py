@@ -255,10 +255,11 @@ def closer_in_words(
     ]  # fmt: skip
     if not closer:
         return None
-    top = max(closer, key=lambda c: c.score)
     heading = " ".join(x for x in (passage.document_title, passage.section_heading) if x)
     said = set().union(content_stems(heading), *(content_stems(c.text) for c in chosen))
-    return top if (content_stems(query) & content_stems(top.text)) - said else None
+    asked = content_stems(query) - said
+    saying = [c for c in closer if asked & content_stems(c.text)]
+    return max(saying, key=lambda c: c.score) if saying else None
 
 
 def rank(candidate: Candidate) -> float:
