@@ -40,6 +40,8 @@ from ragcite.generate.sentence_choice import (
         ("What's the fee for a late return?", "amount"),
         ("What's the phone number for the ICO?", "amount"),
         ("What's the cut-off for overtime claims?", "date"),
+        ("I'm 87 - am I still covered by the accident insurance?", "permission"),
+        ("My daughter is 15, can she volunteer by herself?", "permission"),
     ],
 )
 def test_question_focus(question: str, focus: str) -> None:

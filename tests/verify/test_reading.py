@@ -159,6 +159,20 @@ def test_an_opposite_conflicts_unless_the_question_names_both() -> None:
     assert reading_conflict(both, [(CITY, chunk)]) is None
 
 
+def test_an_opposite_conflicts_only_when_every_quoted_window_holds_one() -> None:
+    """A second quote whose neighbour says "start" does not undo the first quote's answer to
+    a question about ending."""
+    rules = _chunk("Give 30 days' written notice by email to cancel a desk membership.")
+    other = _chunk(
+        "Hot Desk members can pause their membership for up to 2 months. Downgrades start "
+        "from your next billing date."
+    )
+    question = "How much notice do I need to give to end my membership?"
+    pause = "Hot Desk members can pause their membership for up to 2 months."
+    assert reading_conflict(question, [(pause, other)]) is not None
+    assert reading_conflict(question, [(rules.chunk_text, rules), (pause, other)]) is None
+
+
 def test_a_compound_question_conflicts_only_when_every_part_does() -> None:
     chunk = _chunk(RHINE)
     compound = "What is the smallest city on the Rhine, and how long is the river?"

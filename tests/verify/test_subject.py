@@ -86,6 +86,7 @@ def test_reading_and_forgetting_are_how_the_asker_acts() -> None:
     """ "read work email", "forgot my password": the passage says "use", "reset"."""
     assert topic_words("Can I read work email on my own phone?") == ["work", "email", "phone"]
     assert topic_words("I forgot my password, what do I do?") == ["password"]
+    assert topic_words("Who do I ring about a lost badge?") == ["lost", "badge"]
 
 
 def test_currencies_and_a_time_questions_opening_hours_are_no_topic() -> None:
@@ -106,6 +107,16 @@ def test_the_kind_word_after_a_name_the_passages_hold_is_not_asked_for() -> None
     assert name_kinds("Can I book the Oak room for lunch?", {"oak"}) == {"room"}
     assert name_kinds("Can I book the Oak room for lunch?", set()) == set()
     assert name_kinds("Does the Board approve budgets?", {"board"}) == set()
+
+
+def test_a_hyphenated_word_covers_the_word_written_as_one(embedder: CachedEmbedder) -> None:
+    """ "wifi" is the passage's "Wi-Fi"; "party" is not its "part-time"."""
+    text = "Public Wi-Fi may be used only with the VPN. Part-time staff get the same."
+    quotes = [(text, _chunk(text))]
+    assert missing_subject("Can I use wifi on the train?", quotes, [quotes[0][1]], embedder) == [
+        "train"
+    ]
+    assert "party" in missing_subject("When is the party?", quotes, [quotes[0][1]], embedder)
 
 
 def test_a_currency_asked_for_without_an_amount_is_the_topic() -> None:

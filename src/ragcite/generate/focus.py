@@ -175,12 +175,14 @@ def states_focus(focus: str, sentence: str) -> bool:
     return focus_match(focus, sentence) == 1.0
 
 
-# A condition before the question proper ("If we charged someone by mistake, can they
-# still get a refund?"): the focus is read from what follows it.
+# A condition or a statement before the question proper ("If we charged someone by mistake,
+# can they still get a refund?", "I'm 23 - do I have to pay extra?", "My daughter is 15,
+# can she volunteer?"): the focus is read from what follows it.
 _LEADING_CONDITION = re.compile(
-    r"^\s*(?:if|once|after|before|while|unless|in\s+case)\b[^,?]{1,160},\s*"
-    r"(?=(?:can|may|could|do|does|did|is|are|was|were|will|would|should|must|what|who|"
-    r"when|where|how|which)\b)",
+    r"^\s*(?:(?:if|once|after|before|while|unless|in\s+case)\b[^,?]{1,160},\s*|"
+    r"[^,?]{1,160}?(?:\s[-–—]\s+|,\s*))"
+    r"(?=(?:can|may|could|do|does|did|am|is|are|was|were|will|would|should|must|has|have|"
+    r"what|who|when|where|how|which)\b)",
     _I,
 )
 

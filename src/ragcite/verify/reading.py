@@ -235,7 +235,8 @@ def _conflict(question: str, windows: list[Window]) -> str | None:
             "Not answered: the question asks who, and the quoted passages name no one "
             "but those the question names; the closest sources are shown."
         )
-    pair = opposite_pair(question, " ".join(s for w in windows for s in w.window))
+    pairs = [opposite_pair(question, " ".join(w.window)) for w in windows]
+    pair = pairs[0] if all(pairs) else None  # one window without an opposite answers
     if pair is not None:
         return (
             f'Not answered: the question asks about "{pair[0]}", and the quoted passages '

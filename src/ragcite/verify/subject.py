@@ -75,14 +75,14 @@ QUESTION_SHAPE = frozenset(
     """.split()
 )
 # Everyday verbs say how the asker would go about it ("Can I use my laptop to look at
-# customer data?", "Can I read work email on my phone?", "I forgot my password"), not what
-# the question is about; the passage says it its own way ("may not be used to access
-# customer data", "reset your password"). Verbs that can carry a question ("find", "make",
-# "see": "When did Augustus find Rome?") stay topic words.
+# customer data?", "Can I read work email on my phone?", "I forgot my password", "Who do I
+# ring?"), not what the question is about; the passage says it its own way ("may not be
+# used to access customer data", "reset your password"). Verbs that can carry a question
+# ("find", "make", "see": "When did Augustus find Rome?") stay topic words.
 _ASKERS_VERBS = frozenset(
     """
     look looks looking view views viewing use uses using go goes going read reads reading
-    forget forgets forgot forgotten forgetting
+    forget forgets forgot forgotten forgetting ring rings ringing
     """.split()
 )
 # A verb with its particle says what the asker does ("setting up my home office", "send
@@ -141,6 +141,7 @@ _CIRCUMSTANCE_NAME = re.compile(
 )
 
 Quote = tuple[str, SourceChunk]
+_HYPHENATED = re.compile(r"\b([a-z]+)-([a-z]+)\b")
 # A capitalised word after "the", "my", … and the lower-case word after it, ending the
 # phrase ("on the Standard plan?", "the Oak room for lunch"; not "the Board approve budgets").
 _NAME_THEN_KIND = re.compile(
@@ -258,13 +259,21 @@ def missing_subject(
         return []
     question = spell_out(question, [_passage(c) for c in chunks])  # "PO", "prod": as written
     cited = {w for _, c in quotes for w in words(_passage(c))}
-    known = {stem(w) for w in cited.union(*(words(_passage(c)) for c in chunks))}  # each once
+    known = {stem(w) for c in chunks for w in _joined_words(c)}
+    known |= {stem(w) for w in cited.union(*(words(_passage(c)) for c in chunks))}  # each once
     near = cache(lambda: {w for quote, c in quotes for w in words(_around(quote, c))})
     parts = question_parts(question)
     if len(parts) > 1:
         missing = [_missing(part, cited, known, near, embedder) for part in parts]
         return [w for m in missing for w in m] if all(missing) else []
     return _missing(question, cited, known, near, embedder)
+
+
+def _joined_words(chunk: SourceChunk) -> list[str]:
+    """A passage's hyphenated words written as one ("Wi-Fi": "wifi", "e-mail": "email"), as
+    a question may write them; matched whole, never by their first letters ("part-time" is
+    no "party")."""
+    return [a + b for a, b in _HYPHENATED.findall(_passage(chunk).lower())]
 
 
 def _around(quote: str, chunk: SourceChunk) -> str:
