@@ -267,3 +267,10 @@ def test_a_bare_suspended_or_lack_is_no_negation() -> None:
     """ "suspended load" and "lack" name things; they do not say the asked case is not so."""
     for text in ("The lighter suspended load comes from higher up.", "They lack a solution."):
         assert reading_conflict("What lake no longer has any silt?", [(text, _chunk(text))])
+
+
+def test_free_answers_a_question_about_not_paying() -> None:
+    text = "Members may bring up to 2 guests per day into the shared areas free of charge."
+    question = "How many friends can I bring in without paying?"
+    assert reading_conflict(question, [(text, _chunk(text))]) is None
+    assert reading_conflict("What can I eat without cooking?", [(text, _chunk(text))])

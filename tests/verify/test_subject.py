@@ -119,6 +119,19 @@ def test_a_hyphenated_word_covers_the_word_written_as_one(embedder: CachedEmbedd
     assert "party" in missing_subject("When is the party?", quotes, [quotes[0][1]], embedder)
 
 
+def test_the_askers_situation_before_the_question_is_not_asked_for(
+    embedder: CachedEmbedder,
+) -> None:
+    """ "I have dyslexia – can I have more time on the quizzes?": the course's rule for extra
+    time answers; the question proper's words must still be there."""
+    text = "Students with a learning difficulty can have 25% extra time on timed quizzes."
+    quotes = [(text, _chunk(text))]
+    asked = "I have dyslexia – can I have more time on the quizzes?"
+    assert missing_subject(asked, quotes, [quotes[0][1]], embedder) == []
+    unrelated = "I have dyslexia – can I get a parking space?"
+    assert "parking" in missing_subject(unrelated, quotes, [quotes[0][1]], embedder)
+
+
 def test_a_currency_asked_for_without_an_amount_is_the_topic() -> None:
     """ "Can I pay in euros?" asks about euros; "a hundred dollar gift" names an amount."""
     assert topic_words("Can I pay in euros?") == ["pay", "euros"]

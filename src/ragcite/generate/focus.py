@@ -187,6 +187,17 @@ _LEADING_CONDITION = re.compile(
 )
 
 
+def leading_statement(question: str) -> str:
+    """The statement of the asker's situation before the question proper, if any ("I have
+    dyslexia" of "I have dyslexia – can I have more time?"); not a condition ("If …,")."""
+    found = _LEADING_CONDITION.match(question)
+    if found is None or re.match(
+        r"\s*(?:if|once|after|before|while|unless|in\s+case)\b", found.group(0), _I
+    ):
+        return ""
+    return found.group(0)
+
+
 def question_focus(question: str) -> str:
     """The kind of answer `question` asks for: one of `FOCI`, read after a leading
     condition ("If …, can I …?").

@@ -67,6 +67,15 @@ _NEGATIVE_STATES = re.compile(
     r"refus(?:e|es|ed|al)|den(?:y|ies|ied)|revok(?:e|es|ed)|withh(?:old|olds|eld))\b",
     re.IGNORECASE,
 )
+# Not paying is said as "free": "How many friends can I bring in without paying?" over "…
+# up to 2 guests per day … free of charge".
+_UNPAID_ASKED = re.compile(
+    r"\b(?:without|not|n't|no)\s+(?:\w+\s+)?(?:pay\w*|charg\w*|cost\w*|fees?)\b", re.IGNORECASE
+)
+_FREE_SAID = re.compile(
+    r"\b(?:free|complimentary|no\s+(?:extra\s+)?(?:charge|cost|fee)|at\s+no\s+(?:extra\s+)?cost)\b",
+    re.IGNORECASE,
+)
 _WHO_IS = re.compile(r"^\s*who\s+(?:is|are|was|were)\b", re.IGNORECASE)
 
 
@@ -122,9 +131,12 @@ def negation_unmatched(question: str, quoted: str) -> str | None:
     they answer the question without it ("What is not used…" over "X is used…"). A word
     of the question negated by its prefix counts as a negation ("What happens if I don't
     reconcile my statement?" over "unreconciled transactions … are deducted"), and so does a
-    word that states one ("overdue", "suspended": `_NEGATIVE_STATES`)."""
+    word that states one ("overdue", "suspended": `_NEGATIVE_STATES`), and "free" a question
+    about not paying."""
     found = NEGATION.search(question)
     if found is None or NEGATION.search(quoted) or _NEGATIVE_STATES.search(quoted):
+        return None
+    if _UNPAID_ASKED.search(question) and _FREE_SAID.search(quoted):
         return None
     if _prefix_negated(question, quoted):
         return None

@@ -29,7 +29,7 @@ from functools import cache
 import numpy as np
 
 from ragcite.embed.base import Embedder
-from ragcite.generate.focus import question_focus
+from ragcite.generate.focus import leading_statement, question_focus
 from ragcite.generate.lists import lead_ins
 from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import question_parts
@@ -325,6 +325,9 @@ def _missing(
         absent = [w for w in absent if w not in instance]
     kinds_of_names = name_kinds(question, known)
     absent = [w for w in absent if w not in kinds_of_names]
+    situation = set(words(leading_statement(question)))
+    if situation and any(w not in absent and w not in situation for w in topics):
+        absent = [w for w in absent if w not in situation]
     if not absent:
         return []
     salient = [
