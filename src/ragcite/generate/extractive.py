@@ -39,6 +39,7 @@ from ragcite.generate.joining import (
     next_step,
     other_chunk,
     rank,
+    states_what_is_asked,
 )
 from ragcite.generate.lists import whole_list
 from ragcite.generate.missing_parts import not_in_documents
@@ -172,6 +173,9 @@ class ExtractiveGenerator:
         closer = closer_in_words(query, chosen, candidates, window[best.chunk_rank])
         if closer is not None:
             chosen.append(closer)
+        stating = states_what_is_asked(query, chosen, candidates)
+        if stating is not None:
+            chosen.append(stating)
         return chosen + carried_on(query, chosen, candidates)
 
     def _claims(

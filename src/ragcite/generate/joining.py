@@ -40,6 +40,10 @@ _NEIGHBOUR_NEW_WORDS = 2
 # A neighbour also joins when the question asks for one of these kinds of answer ("How long is
 # the journey?"), the best sentence has none and the neighbour has one ("It takes 40 minutes").
 # Permission and yes/no signs (modals, "not", "only") are in most policy sentences: left out.
+# A how-long, how-much or when question's answer states a duration, an amount or a date;
+# a sentence ranked this close to the best one that states it joins when none chosen does.
+_MEASURED_FOCI = frozenset(("duration", "amount", "date"))
+_TYPED_MARGIN = 0.03
 _TYPED_FOCI = frozenset(("duration", "amount", "date", "consequence", "role", "place", "reason"))
 # A rule's exception or limit leans on the rule (quoted with it when chosen), and on a may-I
 # or yes/no question it joins the rule, since it may decide the answer: "Gifts worth up to
@@ -265,3 +269,21 @@ def closer_in_words(
 def rank(candidate: Candidate) -> float:
     """Relevance plus a share of the choice probability, and a table row's fit."""
     return candidate.score + _CHOICE_WEIGHT * candidate.choice + _ROW_FIT * candidate.fit
+
+
+def states_what_is_asked(
+    query: str, chosen: list[Candidate], candidates: list[Candidate]
+) -> Candidate | None:
+    """The sentence ranked within `_TYPED_MARGIN` of the best one that states the kind of
+    answer a how-long, how-much or when question asks for, when no chosen sentence does
+    ("Support call recordings — Retention period: 90 days" beside "Customer service
+    records: … recordings of phone calls …" for "How long is the call recording kept?")."""
+    focus = question_focus(query)
+    if focus not in _MEASURED_FOCI or any(states_focus(focus, c.text) for c in chosen):
+        return None
+    best = chosen[0]
+    stating = [
+        c for c in candidates
+        if c not in chosen and rank(c) >= rank(best) - _TYPED_MARGIN and states_focus(focus, c.text)
+    ]  # fmt: skip
+    return max(stating, key=rank) if stating else None

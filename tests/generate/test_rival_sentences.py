@@ -1,9 +1,10 @@
-"""`joining.closer_in_words`: the sentence nearly as relevant as the best one that holds
-the question word every chosen sentence lacks."""
+"""Sentences that join the best one though ranked a little below it: the one holding the
+question word every chosen sentence lacks (`joining.closer_in_words`), the one stating the
+duration, amount or date asked for (`joining.states_what_is_asked`)."""
 
 from __future__ import annotations
 
-from ragcite.generate.joining import Candidate, closer_in_words
+from ragcite.generate.joining import Candidate, closer_in_words, states_what_is_asked
 from tests.generate.chunks import passage_chunk
 
 PASSAGE = passage_chunk("c1", "…", heading="Cancelling", title="Membership terms")
@@ -28,3 +29,17 @@ def test_a_sentence_well_below_the_best_one_does_not_join() -> None:
     phone = _sentence(2, "We cannot accept cancellations by phone.", 0.60)
     question = "Can I just phone up to cancel my membership?"
     assert closer_in_words(question, [best], [best, phone], PASSAGE) is None
+
+
+def test_the_close_sentence_stating_the_duration_asked_for_joins() -> None:
+    question = "If I ring your support line, how long is the call recording kept?"
+    best = _sentence(
+        0, "Customer service records: recordings of phone calls to our support line.", 0.546, 0.19
+    )
+    row = _sentence(
+        1, "Support call recordings — Retention period: 90 days; Reason: training", 0.496, 0.37
+    )
+    assert states_what_is_asked(question, [best], [best, row]) is row
+    assert states_what_is_asked("Who records support calls?", [best], [best, row]) is None
+    far = _sentence(1, "Support call recordings — Retention period: 90 days", 0.40, 0.37)
+    assert states_what_is_asked(question, [best], [best, far]) is None
