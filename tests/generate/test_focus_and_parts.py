@@ -11,6 +11,7 @@ from ragcite.generate.sentence_choice import (
     FEATURES,
     WindowSentence,
     choice_features,
+    range_fit,
     row_fit,
     stems,
 )
@@ -108,6 +109,15 @@ def test_a_rows_label_fits_the_amount_the_question_names() -> None:
     assert [row_fit(r, "Who approves purchases over $50,000?") for r in rows] == [0, 0, 0, 2]
     assert [row_fit(r, "Who approves purchases over $60,000?") for r in rows] == [0, 0, 0, 1]
     assert [row_fit(r, "Who approves an expense over $5,000?") for r in rows] == [0, 0, 0, 0]
+
+
+def test_a_sentence_fits_when_the_questions_number_falls_in_its_range() -> None:
+    surcharge = "Drivers aged 21 to 24 pay a young driver surcharge of £14 per day."
+    assert range_fit(surcharge, "I'm 23 - do I have to pay anything extra?") == 1
+    assert range_fit(surcharge, "I'm 30 - do I have to pay anything extra?") == 0
+    assert range_fit("Staff on grade 7 and above are not eligible.", "I'm on grade 8") == 1
+    assert range_fit("Children 12 or under go free.", "Is my 15 year old free?") == 0
+    assert range_fit(surcharge, "Do I have to pay anything extra?") == 0
 
 
 def test_the_sentence_after_the_best_match_that_covers_the_rest_of_the_question() -> None:

@@ -147,6 +147,45 @@ def row_fit(row: str, question: str) -> int:
     return 0
 
 
+# A range a sentence states: "aged 21 to 24", "21–24", "between 5 and 10", "grade 7 and
+# above", "65 or over", "under 18".
+_NUM = r"(\d[\d,]*(?:\.\d+)?)"
+_SENTENCE_RANGES = (
+    (re.compile(rf"{_NUM}\s*(?:to|-|–|—)\s*{_NUM}"), "between"),
+    (re.compile(rf"\bbetween\s+\D{{0,3}}{_NUM}\s+and\s+\D{{0,3}}{_NUM}", re.IGNORECASE), "between"),
+    (
+        re.compile(rf"{_NUM}\s+(?:and|or)\s+(?:above|over|more|older|higher)\b", re.IGNORECASE),
+        "from",
+    ),
+    (
+        re.compile(rf"{_NUM}\s+(?:and|or)\s+(?:below|under|less|younger|lower)\b", re.IGNORECASE),
+        "upto",
+    ),
+)
+
+
+def range_fit(sentence: str, question: str) -> int:
+    """1 when a number the question names falls in a range the sentence states ("I'm 23" in
+    "Drivers aged 21 to 24 pay …", "grade 8" in "grade 7 and above"), else 0.
+
+    >>> range_fit("Drivers aged 21 to 24 pay a surcharge.", "I'm 23 - do I pay extra?")
+    1
+    """
+    asked = _amounts(question)
+    if not asked:
+        return 0
+    for pattern, kind in _SENTENCE_RANGES:
+        for m in pattern.finditer(sentence):
+            low, high = (float(g.replace(",", "")) for g in (m.group(1), m.group(m.lastindex or 1)))
+            if kind == "from":
+                high = float("inf")
+            elif kind == "upto":
+                low, high = float("-inf"), low
+            if low < high and any(low <= n <= high for n in asked):
+                return 1
+    return 0
+
+
 def choice_features(
     question: str, window: Sequence[WindowSentence], own: Sequence[set[str]] | None = None
 ) -> Matrix:
