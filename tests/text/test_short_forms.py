@@ -17,6 +17,9 @@ PROCEDURE = [
     "Breaches are reported to the IT security team.",
     "We do not offer direct exchanges.",
     "Nobody who reports a concern in good faith will be dismissed.",
+    "Lost property is kept at reception for 28 days.",
+    "Members can freeze their membership for up to 2 months.",
+    "We respond to every request within 5 working days.",
 ]
 
 
@@ -59,6 +62,9 @@ def test_plurals_of_a_shortened_word_keep_their_number() -> None:
         ("What happens if I break the IT policy?", "What happens if I breach the IT policy?"),
         ("Can I swap my jacket?", "Can I exchange my jacket?"),
         ("Can I get fired for reporting?", "Can I get dismissed for reporting?"),
+        ("How long will you hang on to it?", "How long will you keep it?"),
+        ("Can I pause my membership?", "Can I freeze my membership?"),
+        ("When will you get back to me?", "When will you respond to me?"),
     ],
 )
 def test_an_everyday_verb_is_read_as_the_passages_formal_verb(question: str, expected: str) -> None:

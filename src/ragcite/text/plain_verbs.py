@@ -68,6 +68,26 @@ break, breaks, broke, breaking = breach, breaches, breached, breaching
 swap, swaps, swapped, swapping = exchange, exchanges, exchanged, exchanging
 fire, fires, fired, firing = dismiss, dismisses, dismissed, dismissing
 sack, sacks, sacked, sacking = dismiss, dismisses, dismissed, dismissing
+hang on to, hangs on to, hung on to, hanging on to = keep, keeps, kept, keeping
+hang on to, hangs on to, hung on to, hanging on to = retain, retains, retained, retaining
+get back to, gets back to, got back to, getting back to = respond to, responds to, responded to, responding to
+get back to, gets back to, got back to, getting back to = reply to, replies to, replied to, replying to
+get rid of, gets rid of, got rid of, getting rid of = dispose of, disposes of, disposed of, disposing of
+get rid of, gets rid of, got rid of, getting rid of = delete, deletes, deleted, deleting
+look after, looks after, looked after, looking after = manage, manages, managed, managing
+drop out, drops out, dropped out, dropping out = withdraw, withdraws, withdrew, withdrawing
+sign up, signs up, signed up, signing up = join, joins, joined, joining
+pause, pauses, paused, pausing = freeze, freezes, froze, freezing
+pause, pauses, paused, pausing = suspend, suspends, suspended, suspending
+wipe, wipes, wiped, wiping = reset, resets, reset, resetting
+wipe, wipes, wiped, wiping = erase, erases, erased, erasing
+owe, owes, owed, owing = repay, repays, repaid, repaying
+upload, uploads, uploaded, uploading = submit, submits, submitted, submitting
+tell, tells, told, telling = notify, notifies, notified, notifying
+tell, tells, told, telling = inform, informs, informed, informing
+hire, hires, hired, hiring = rent, rents, rented, renting
+delete, deletes, deleted, deleting = erase, erases, erased, erasing
+end, ends, ended, ending = terminate, terminates, terminated, terminating
 """
 
 
