@@ -43,6 +43,7 @@ from ragcite.generate.sentence_choice import (
         ("What's the cut-off for overtime claims?", "date"),
         ("I'm 87 - am I still covered by the accident insurance?", "permission"),
         ("My daughter is 15, can she volunteer by herself?", "permission"),
+        ("We're on the Starter plan. Can we phone support?", "permission"),
     ],
 )
 def test_question_focus(question: str, focus: str) -> None:

@@ -274,3 +274,9 @@ def test_free_answers_a_question_about_not_paying() -> None:
     question = "How many friends can I bring in without paying?"
     assert reading_conflict(question, [(text, _chunk(text))]) is None
     assert reading_conflict("What can I eat without cooking?", [(text, _chunk(text))])
+
+
+def test_a_negation_in_the_askers_situation_is_not_the_questions() -> None:
+    text = "Support answers a P1 incident within 30 minutes."
+    question = "Nobody in our company can log in at all - how quickly will support reply?"
+    assert reading_conflict(question, [(text, _chunk(text))]) is None

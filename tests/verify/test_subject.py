@@ -132,6 +132,20 @@ def test_the_askers_situation_before_the_question_is_not_asked_for(
     assert "parking" in missing_subject(unrelated, quotes, [quotes[0][1]], embedder)
 
 
+def test_a_relative_is_the_kind_of_relative_the_passage_names(embedder: CachedEmbedder) -> None:
+    """ "my son" is the letter's "your child"; "a particular colour" asks for any colour."""
+    text = "Phone the school office, who will pass messages on to your child."
+    quotes = [(text, _chunk(text))]
+    assert (
+        missing_subject("How can I get a message to my son?", quotes, [quotes[0][1]], embedder)
+        == []
+    )
+    paint = "You may repaint walls in a neutral colour with our written permission."
+    quotes = [(paint, _chunk(paint))]
+    asked = "Does the wall have to be a particular colour?"
+    assert missing_subject(asked, quotes, [quotes[0][1]], embedder) == []
+
+
 def test_a_currency_asked_for_without_an_amount_is_the_topic() -> None:
     """ "Can I pay in euros?" asks about euros; "a hundred dollar gift" names an amount."""
     assert topic_words("Can I pay in euros?") == ["pay", "euros"]

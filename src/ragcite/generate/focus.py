@@ -177,10 +177,11 @@ def states_focus(focus: str, sentence: str) -> bool:
 
 # A condition or a statement before the question proper ("If we charged someone by mistake,
 # can they still get a refund?", "I'm 23 - do I have to pay extra?", "My daughter is 15,
-# can she volunteer?"): the focus is read from what follows it.
+# can she volunteer?", "We're on the Starter plan. Can we phone support?"): the focus is
+# read from what follows it.
 _LEADING_CONDITION = re.compile(
     r"^\s*(?:(?:if|once|after|before|while|unless|in\s+case)\b[^,?]{1,160},\s*|"
-    r"[^,?]{1,160}?(?:\s[-–—]\s+|,\s*))"
+    r"[^,?]{1,160}?(?:\s[-–—]\s+|,\s*|[.!]\s+))"
     r"(?=(?:can|may|could|do|does|did|am|is|are|was|were|will|would|should|must|has|have|"
     r"what|who|when|where|how|which)\b)",
     _I,

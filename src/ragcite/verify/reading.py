@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ragcite.generate.focus import question_focus
+from ragcite.generate.focus import leading_statement, question_focus
 from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.text.faq import answered_questions
@@ -132,8 +132,9 @@ def negation_unmatched(question: str, quoted: str) -> str | None:
     of the question negated by its prefix counts as a negation ("What happens if I don't
     reconcile my statement?" over "unreconciled transactions … are deducted"), and so does a
     word that states one ("overdue", "suspended": `_NEGATIVE_STATES`), and "free" a question
-    about not paying."""
-    found = NEGATION.search(question)
+    about not paying. A negation in the asker's situation before the question proper
+    ("Nobody can log in - how quickly will support reply?") is not the question's."""
+    found = NEGATION.search(question, len(leading_statement(question)))
     if found is None or NEGATION.search(quoted) or _NEGATIVE_STATES.search(quoted):
         return None
     if _UNPAID_ASKED.search(question) and _FREE_SAID.search(quoted):

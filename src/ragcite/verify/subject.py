@@ -69,7 +69,8 @@ QUESTION_SHAPE = frozenset(
     version policy rule rules term terms word words name names translation meaning mean
     means value values measurement measure unit units sort types example examples reason
     purpose part parts far advance myself yourself ourselves themselves himself herself
-    detail details info information thing things stuff without within
+    detail details info information thing things stuff without within particular specific
+    certain
     anyone anybody anything somebody everyone everybody everything nobody nothing nowhere
     somewhere anywhere everywhere
     """.split()
@@ -95,6 +96,13 @@ _PHRASAL_VERB = re.compile(
     r"\b(carry|carries|carrying|roll|rolls|rolling|hand|hands|handing)\s+(over)\b|"
     r"\b(pay|pays|paying|apply|applies|applying|ask|asks|asking|wait|waiting)\s+for\b"
 )
+# Family words a question uses for the kind of relative a policy names ("my son", "our
+# daughter": "your child"; "my husband": "your partner").
+_KIN = {
+    **dict.fromkeys("son sons daughter daughters kid kids boy girl".split(), ("child", "children")),
+    **dict.fromkeys("husband wife boyfriend girlfriend".split(), ("partner", "spouse")),
+    **dict.fromkeys("mum mom mother dad father".split(), ("parent", "parents")),
+}
 # Dates and times of day go with the passage's own dates and hours ("at midnight" over
 # "between 22:00 and 06:00"), as the question's numbers do.
 _DATE_WORDS = frozenset(
@@ -319,6 +327,7 @@ def _missing(
         and stem(w) not in kinds
         and not _prefix_match(w, cited)
         and not (_written_lower(w, question) and typo_of(w, cited))
+        and not any(stem(kin) in known for kin in _KIN.get(w.lower(), ()))
     ]
     instance = circumstance_name(question)
     if instance and any(w not in absent and w not in instance for w in topics):
