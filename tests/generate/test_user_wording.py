@@ -3,7 +3,7 @@ parental-leave policy with a table, an HTML IT onboarding FAQ with a table, a pl
 incident procedure, a refund procedure, office safety rules, company card rules, a
 meeting-room guide, API rate limits in Markdown, an HTML help-centre article, a travel
 policy, a shop's returns page, home-working guidelines, a company-car policy in PDF, a
-learning-and-development policy in DOCX: tests/data/user_wording/),
+learning-and-development policy in DOCX, a gym's membership terms: tests/data/user_wording/),
 end to end through the real pipeline: shortened words ("prod"), everyday verbs ("come
 back"), the asker's verbs ("read", "forgot"), currencies, opening hours, "how far in
 advance", a negation by prefix ("unreconciled"), an FAQ answer quoted from its first
@@ -29,7 +29,7 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "user_wording"
 def rag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ragcite]:
     path = tmp_path_factory.mktemp("wording") / "store.db"
     rag = Ragcite.open(load_settings(store_path=path, overrides={"cache.enabled": False}))
-    assert rag.ingest([DATA]).added == 14
+    assert rag.ingest([DATA]).added == 15
     yield rag
     rag.close()
 
@@ -149,3 +149,15 @@ def test_a_word_stating_the_negation_answers_a_negated_question(rag: Ragcite) ->
     response = rag.ask("What happens if I don't finish my mandatory compliance courses on time?")
     assert response.answerable, response.confidence_reason
     assert any("days overdue" in claim for claim in verified_claims(response))
+
+
+def test_a_short_labelled_line_is_an_answer(rag: Ragcite) -> None:
+    """ "Christmas Day and Boxing Day: closed" has no full stop and six words."""
+    claims = verified_claims(rag.ask("Is the gym open on Boxing Day?"))
+    assert "Christmas Day and Boxing Day: closed" in claims
+
+
+def test_pausing_is_read_as_the_terms_freezing(rag: Ragcite) -> None:
+    """ "pause" is the terms' "freeze": the freeze fee answers."""
+    response = rag.ask("Can I pause my gym membership while I'm travelling?")
+    assert any("£5 per month" in claim for claim in verified_claims(response))
