@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ragcite.generate.statements import is_statement
+from ragcite.generate.statements import about_its_label, is_statement
+from ragcite.text.words import content_stems
 
 
 @pytest.mark.parametrize(
@@ -23,3 +24,13 @@ def test_a_labelled_value_or_a_short_rule_is_a_statement(line: str) -> None:
 @pytest.mark.parametrize("line", ["Opening hours", "Yes.", "Contact details", "How do I join?"])
 def test_a_heading_a_bare_label_or_a_question_is_not(line: str) -> None:
     assert not is_statement(line, "Opening hours")
+
+
+def test_a_bare_labelled_line_answers_only_what_its_label_names() -> None:
+    """ "Next review: January 2026" states a date but is no answer to "When will I see my
+    pay rise?"; "Christmas Day and Boxing Day: closed" answers "… open on Boxing Day?"."""
+    pay_rise = content_stems("When will I actually see my pay rise come through?")
+    assert not about_its_label("Next review: January 2026", pay_rise)
+    assert about_its_label("Pay rises appear in the June payroll.", pay_rise)
+    boxing_day = content_stems("Is the gym open on Boxing Day?")
+    assert about_its_label("Christmas Day and Boxing Day: closed", boxing_day)

@@ -51,7 +51,7 @@ from ragcite.generate.sentence_choice import (
     row_fit,
     stems,
 )
-from ragcite.generate.statements import claim_sentences
+from ragcite.generate.statements import about_its_label, claim_sentences
 from ragcite.models import DraftAnswer, DraftCitation, DraftClaim, SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.rerank.sentence_similarity import sentence_in_context
@@ -59,6 +59,7 @@ from ragcite.text.labels import label_of
 from ragcite.text.sentence_forms import one_line
 from ragcite.text.short_forms import spell_out
 from ragcite.text.table_rows import is_table_row
+from ragcite.text.words import content_stems
 
 # Near-duplicate sentences (the same rule restated in an overlapping chunk) are cited once.
 _DUPLICATE_SIMILARITY = 0.92
@@ -206,7 +207,8 @@ class ExtractiveGenerator:
         ]
 
     def _score(self, query: str, chunks: list[SourceChunk]) -> list[Candidate]:
-        found = claim_sentences(chunks)
+        asked_stems = content_stems(query)
+        found = [f for f in claim_sentences(chunks) if about_its_label(f[4], asked_stems)]
         if not found:
             return []
         in_context = [

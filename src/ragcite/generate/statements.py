@@ -19,7 +19,7 @@ from ragcite.text.instructions import instruction_spans
 from ragcite.text.labels import label_of
 from ragcite.text.sentences import split_sentences
 from ragcite.text.table_rows import is_table_row
-from ragcite.text.words import words
+from ragcite.text.words import content_stems, words
 
 # A question asks, it does not state: an FAQ's "Can I change my order after it has shipped?"
 # is never a claim (a sentence that only ends on a title, "… a spinoff of "Who Wants to Be a
@@ -51,6 +51,26 @@ def claim_sentences(chunks: list[SourceChunk]) -> list[tuple[int, int, int, int,
             if (start, end) not in instructions and is_statement(text, chunk.section_heading):
                 found.append((index, position, start, end, text))
     return found
+
+
+def is_bare_label(sentence: str) -> bool:
+    """A short line without a final stop that states a labelled value ("Next review:
+    January 2026", "Christmas Day and Boxing Day: closed"): a statement only about what its
+    label names (`about_its_label`)."""
+    text = sentence.rstrip()
+    return (
+        not is_table_row(text)
+        and text[-1:] not in ".!?)\"'"
+        and len(words(text)) < _MIN_UNPUNCTUATED_WORDS
+        and bool(label_of(text))
+    )
+
+
+def about_its_label(sentence: str, question_stems: set[str]) -> bool:
+    """Whether a bare labelled line (`is_bare_label`) can answer a question with these
+    stems: its label shares one ("Boxing Day" asked, "Christmas Day and Boxing Day: closed"),
+    so "Next review: January 2026" does not answer "When will I see my pay rise?"."""
+    return not is_bare_label(sentence) or bool(question_stems & content_stems(label_of(sentence)))
 
 
 def is_statement(sentence: str, heading: str | None) -> bool:
