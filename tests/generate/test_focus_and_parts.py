@@ -110,6 +110,10 @@ def test_a_rows_label_fits_the_amount_the_question_names() -> None:
     assert [row_fit(r, "Who approves purchases over $50,000?") for r in rows] == [0, 0, 0, 2]
     assert [row_fit(r, "Who approves purchases over $60,000?") for r in rows] == [0, 0, 0, 1]
     assert [row_fit(r, "Who approves an expense over $5,000?") for r in rows] == [0, 0, 0, 0]
+    ratings = ["1 – Unsatisfactory — Pay rise: No increase", "4 – Exceeds — Pay rise: 4% to 5.5%"]
+    assert [
+        row_fit(r, "If I get rated a 4, what pay increase should I expect?") for r in ratings
+    ] == [0, 1]
 
 
 def test_a_sentence_fits_when_the_questions_number_falls_in_its_range() -> None:

@@ -123,8 +123,8 @@ def _over_fit(label: str, over: list[float], bounds: list[float]) -> int:
 def row_fit(row: str, question: str) -> int:
     """How well a table row's label fits the question: 2 when the question says the label
     ("purchases over $50,000"), 1 when a number in the question falls in the label's range
-    ("$25,000" in "$10,001 to $50,000") or every amount over the question's ("over $60,000"
-    in "Over $50,000"), else 0.
+    ("$25,000" in "$10,001 to $50,000"), is the label's one number ("rated a 4" in "4 –
+    Exceeds"), or every amount over the question's ("over $60,000" in "Over $50,000"), else 0.
 
     >>> row_fit("$10,001 to $50,000 — Approver: Finance Director", "Who approves $25,000?")
     1
@@ -144,7 +144,7 @@ def row_fit(row: str, question: str) -> int:
         return int(any(n > bounds[0] for n in asked))
     if len(bounds) == 2:
         return int(any(bounds[0] <= n <= bounds[1] for n in asked))
-    return 0
+    return int(len(bounds) == 1 and bounds[0] in asked)  # "rated a 4": the row "4 – Exceeds"
 
 
 # A range a sentence states: "aged 21 to 24", "21–24", "between 5 and 10", "grade 7 and
