@@ -72,3 +72,37 @@ def test_the_chunker_cuts_a_long_table_between_rows_only() -> None:
             assert is_table_row(line), line  # whole rows only: none cut in the middle
     covered = {line for chunk in chunks for line in chunk.text.split("\n")}
     assert set(rows) <= covered
+
+
+def test_an_html_tables_caption_is_a_line_before_its_rows(tmp_path: Path) -> None:
+    """A <caption> left inside the table was read as its header row, and the real header
+    row as data."""
+    page = tmp_path / "plans.html"
+    prose = "".join(
+        f"<p>Rule {i}: bikes must be parked in a marked bay and locked before the ride ends.</p>"
+        for i in range(8)
+    )
+    page.write_text(
+        f"<html><body><h1>Plans</h1>{prose}<p>Ride as you go or buy a plan.</p><table>"
+        "<caption>Plans (prices from 1 March)</caption>"
+        "<thead><tr><th>Plan</th><th>Price</th><th>Included riding</th></tr></thead>"
+        "<tbody><tr><td>Day Pass</td><td>£6.50 per 24 hours</td><td>Rides of up to 30 minutes"
+        "</td></tr><tr><td>Monthly Rider</td><td>£14.99 per month</td><td>600 minutes</td>"
+        "</tr></tbody></table><p>Prices include VAT.</p></body></html>",
+        encoding="utf-8",
+    )
+    text = load_document(page).text
+    assert "Plans (prices from 1 March)" in text
+    assert (
+        "Day Pass — Price: £6.50 per 24 hours; Included riding: Rides of up to 30 minutes" in text
+    )
+    assert "Plan — Price" not in text
+
+
+def test_an_html_page_without_a_declared_charset_is_read_as_utf8(tmp_path: Path) -> None:
+    """Read as Latin-1 by libxml2, "£" became "Â£"."""
+    page = tmp_path / "fees.html"
+    body = "".join(f"<p>Item {i}: the café fee is £{i}.50 a month.</p>" for i in range(10))
+    page.write_text(f"<html><body><h1>Fees</h1>{body}</body></html>", encoding="utf-8")
+    text = load_document(page).text
+    assert "the café fee is £3.50 a month" in text and "Â" not in text

@@ -54,6 +54,7 @@ def load_html(path: Path) -> ExtractedText:
     if tree is None:
         return ExtractedText(text=scan.text(), metadata=DocumentMetadata(title=scan.title()))
     title = _page_title(tree)
+    _captions_before_tables(tree)
     main = trafilatura.extract(
         tree,
         output_format="markdown",
@@ -73,6 +74,20 @@ def load_html(path: Path) -> ExtractedText:
     )
 
 
+def _captions_before_tables(tree: lxml.html.HtmlElement) -> None:
+    """Move each table's <caption> to a paragraph before the table: left inside, the
+    Markdown rendering writes it as the table's first row, and the real header row is
+    read as data ("Plan — Price; Included riding")."""
+    for caption in list(tree.iter("caption")):
+        table = caption.getparent()
+        if table is None:
+            continue
+        paragraph = lxml.html.Element("p")
+        paragraph.text = " ".join(caption.text_content().split())
+        table.addprevious(paragraph)
+        table.remove(caption)
+
+
 def _read_html(path: Path) -> str:
     """UTF-8, or the charset the page declares in a <meta> tag."""
     declared = _DECLARED_CHARSET.search(path.read_bytes()[:4096])
@@ -88,8 +103,14 @@ def _read_html(path: Path) -> str:
 
 
 def _parse(html: str) -> lxml.html.HtmlElement | None:
+    # The text is decoded already (`_read_html`); without `encoding` libxml2 reads bytes of a
+    # page that declares no charset as Latin-1 ("£" became "Â£").
     parser = lxml.html.HTMLParser(
-        huge_tree=True, remove_comments=True, remove_pis=True, collect_ids=False
+        huge_tree=True,
+        remove_comments=True,
+        remove_pis=True,
+        collect_ids=False,
+        encoding="utf-8",
     )
     try:
         return lxml.html.document_fromstring(html.encode("utf-8"), parser=parser)
