@@ -179,8 +179,9 @@ def states_focus(focus: str, sentence: str) -> bool:
 # can they still get a refund?", "I'm 23 - do I have to pay extra?", "My daughter is 15,
 # can she volunteer?", "We're on the Starter plan. Can we phone support?"): the focus is
 # read from what follows it.
+_CONDITION = r"(?:if|once|after|before|while|unless|in\s+case)\b"
 _LEADING_CONDITION = re.compile(
-    r"^\s*(?:(?:if|once|after|before|while|unless|in\s+case)\b[^,?]{1,160},\s*|"
+    rf"^\s*(?:{_CONDITION}[^,?]{{1,160}},\s*|"
     r"[^,?]{1,160}?(?:\s[-–—]\s+|,\s*|[.!]\s+))"
     r"(?=(?:can|may|could|do|does|did|am|is|are|was|were|will|would|should|must|has|have|"
     r"what|who|when|where|how|which)\b)",
@@ -192,9 +193,7 @@ def leading_statement(question: str) -> str:
     """The statement of the asker's situation before the question proper, if any ("I have
     dyslexia" of "I have dyslexia – can I have more time?"); not a condition ("If …,")."""
     found = _LEADING_CONDITION.match(question)
-    if found is None or re.match(
-        r"\s*(?:if|once|after|before|while|unless|in\s+case)\b", found.group(0), _I
-    ):
+    if found is None or re.match(rf"\s*{_CONDITION}", found.group(0), _I):
         return ""
     return found.group(0)
 

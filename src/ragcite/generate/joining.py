@@ -40,11 +40,11 @@ _NEIGHBOUR_NEW_WORDS = 2
 # A neighbour also joins when the question asks for one of these kinds of answer ("How long is
 # the journey?"), the best sentence has none and the neighbour has one ("It takes 40 minutes").
 # Permission and yes/no signs (modals, "not", "only") are in most policy sentences: left out.
+_TYPED_FOCI = frozenset(("duration", "amount", "date", "consequence", "role", "place", "reason"))
 # A how-long, how-much or when question's answer states a duration, an amount or a date;
 # a sentence ranked this close to the best one that states it joins when none chosen does.
 _MEASURED_FOCI = frozenset(("duration", "amount", "date"))
 _TYPED_MARGIN = 0.03
-_TYPED_FOCI = frozenset(("duration", "amount", "date", "consequence", "role", "place", "reason"))
 # A rule's exception or limit leans on the rule (quoted with it when chosen), and on a may-I
 # or yes/no question it joins the rule, since it may decide the answer: "Gifts worth up to
 # EUR 50 may be accepted. Anything above that must be declined."
@@ -79,6 +79,8 @@ _TERSE_VALUE_WORDS = 4
 # 100% of your contributions …" (0.06) does not answer "Does Northwind match employee
 # donations?", "… do not use the lifts …" (0.12) answers "Can I take the lift …?".
 _CLOSER_CHOICE = 0.1
+# … and a sentence less relevant than the best one only when it is this close in relevance
+# ("Is my partner allowed to drive my company car?": 0.557 against 0.587).
 _CLOSE_SCORE = 0.04
 _UNLESS = re.compile(r"\b(?:unless|except)\b", re.IGNORECASE)
 # A no in a policy's words: "do not offer", "cannot be returned", "never", "not allowed".
