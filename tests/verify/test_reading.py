@@ -280,3 +280,15 @@ def test_a_negation_in_the_askers_situation_is_not_the_questions() -> None:
     text = "Support answers a P1 incident within 30 minutes."
     question = "Nobody in our company can log in at all - how quickly will support reply?"
     assert reading_conflict(question, [(text, _chunk(text))]) is None
+
+
+def test_a_what_time_question_needs_a_time_of_day() -> None:
+    """ "What time does the hotel restaurant serve dinner?" over the expenses policy's meal
+    allowance gives no time; "What time did a river system develop?" asks when."""
+    allowance = "The daily meal allowance covers breakfast, lunch, dinner and drinks."
+    dinner = "What time does the hotel restaurant serve dinner?"
+    assert reading_conflict(dinner, [(allowance, _chunk(allowance))]) is not None
+    hours = "Dinner is served from 6.30pm to 9.30pm in the Marsh Room."
+    assert reading_conflict(dinner, [(hours, _chunk(hours))]) is None
+    era = "By the time of the Miocene, a river system had developed in the Graben."
+    assert reading_conflict("What time did a river system develop?", [(era, _chunk(era))]) is None

@@ -76,6 +76,17 @@ _FREE_SAID = re.compile(
     r"\b(?:free|complimentary|no\s+(?:extra\s+)?(?:charge|cost|fee)|at\s+no\s+(?:extra\s+)?cost)\b",
     re.IGNORECASE,
 )
+# A question asking for a clock time ("What time does the restaurant open?"; not "What time
+# did a river system develop?", which asks when), and a time of day a sentence may give.
+_WHAT_TIME = re.compile(
+    r"\bwhat\s+(?:time|times|hours)\s+(?:does|do|is|are|will|can|should|must|would|could)\b",
+    re.IGNORECASE,
+)
+_TIME_OF_DAY = re.compile(
+    r"\b\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d\d\b|\b\d{4}\s*(?:hrs|hours)\b|"
+    r"\b(?:noon|midday|midnight|o'clock|24\s+hours|24/7|close\s+of\s+business)\b",
+    re.IGNORECASE,
+)
 _WHO_IS = re.compile(r"^\s*who\s+(?:is|are|was|were)\b", re.IGNORECASE)
 
 
@@ -198,6 +209,15 @@ def names_no_one(question: str, quoted: Sequence[str]) -> bool:
     return not any(names_someone_new(sentence, question) for sentence in quoted)
 
 
+def gives_no_time(question: str, quoted: Sequence[str]) -> bool:
+    """Whether a what-time question ("What time does the restaurant serve dinner?", "What
+    hours is support open?") is met by sentences that hold no time of day ("The daily meal
+    allowance covers breakfast, lunch, dinner …")."""
+    if not _WHAT_TIME.search(question):
+        return False
+    return not any(_TIME_OF_DAY.search(sentence) for sentence in quoted)
+
+
 def _gap(tokens: list[str], start: int) -> int:
     """How many `_NEGATED_GAP` words follow `start` (at most 2)."""
     gap = 0
@@ -247,6 +267,11 @@ def _conflict(question: str, windows: list[Window]) -> str | None:
         return (
             "Not answered: the question asks who, and the quoted passages name no one "
             "but those the question names; the closest sources are shown."
+        )
+    if gives_no_time(question, sentences):
+        return (
+            "Not answered: the question asks what time, and the quoted passages give no "
+            "time of day; the closest sources are shown."
         )
     pairs = [opposite_pair(question, " ".join(w.window)) for w in windows]
     pair = pairs[0] if all(pairs) else None  # one window without an opposite answers
