@@ -180,6 +180,7 @@ def states_focus(focus: str, sentence: str) -> bool:
 # can she volunteer?", "We're on the Starter plan. Can we phone support?"): the focus is
 # read from what follows it.
 _CONDITION = r"(?:if|once|after|before|while|unless|in\s+case)\b"
+_STARTS_WITH_CONDITION = re.compile(rf"\s*{_CONDITION}", _I)
 _LEADING_CONDITION = re.compile(
     rf"^\s*(?:{_CONDITION}[^,?]{{1,160}},\s*|"
     r"[^,?]{1,160}?(?:\s[-–—]\s+|,\s*|[.!]\s+))"
@@ -193,7 +194,7 @@ def leading_statement(question: str) -> str:
     """The statement of the asker's situation before the question proper, if any ("I have
     dyslexia" of "I have dyslexia – can I have more time?"); not a condition ("If …,")."""
     found = _LEADING_CONDITION.match(question)
-    if found is None or re.match(rf"\s*{_CONDITION}", found.group(0), _I):
+    if found is None or _STARTS_WITH_CONDITION.match(found.group(0)):
         return ""
     return found.group(0)
 

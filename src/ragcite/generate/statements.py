@@ -53,16 +53,20 @@ def claim_sentences(chunks: list[SourceChunk]) -> list[tuple[int, int, int, int,
     return found
 
 
+def _ends_sentence(text: str) -> bool:
+    """Whether `text` ends on a sentence's final stop (or a closing bracket or quote)."""
+    return text.rstrip()[-1:] in ".!?)\"'"
+
+
 def is_bare_label(sentence: str) -> bool:
     """A short line without a final stop that states a labelled value ("Next review:
     January 2026", "Christmas Day and Boxing Day: closed"): a statement only about what its
     label names (`about_its_label`)."""
-    text = sentence.rstrip()
-    return (
-        not is_table_row(text)
-        and text[-1:] not in ".!?)\"'"
-        and len(words(text)) < _MIN_UNPUNCTUATED_WORDS
-        and bool(label_of(text))
+    return (  # cheapest test first: this runs on every retrieved sentence of every question
+        not _ends_sentence(sentence)
+        and bool(label_of(sentence))
+        and len(words(sentence)) < _MIN_UNPUNCTUATED_WORDS
+        and not is_table_row(sentence)
     )
 
 
@@ -81,6 +85,6 @@ def is_statement(sentence: str, heading: str | None) -> bool:
     if sentence.strip() == (heading or "").strip() or _QUESTION.match(sentence):
         return False  # a heading, or a question (an FAQ's): what answers it is the claim
     count = len(words(sentence))
-    if sentence.rstrip()[-1:] in ".!?)\"'":
+    if _ends_sentence(sentence):
         return count >= _MIN_WORDS
     return count >= _MIN_UNPUNCTUATED_WORDS or bool(label_of(sentence))

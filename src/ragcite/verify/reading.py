@@ -27,6 +27,7 @@ from ragcite.text.stems import stem
 from ragcite.text.table_rows import is_table_row
 from ragcite.text.words import STOPWORDS, content_stems, content_words, words
 from ragcite.verify.answer_types import names_someone_new
+from ragcite.verify.support.quantities import quantities
 
 NEGATION = re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without)\b|n't\b", re.IGNORECASE
@@ -82,8 +83,9 @@ _WHAT_TIME = re.compile(
     r"\bwhat\s+(?:time|times|hours)\s+(?:does|do|is|are|will|can|should|must|would|could)\b",
     re.IGNORECASE,
 )
-_TIME_OF_DAY = re.compile(
-    r"\b\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d\d\b|\b\d{4}\s*(?:hrs|hours)\b|"
+# Times of day written without clock digits; "9:30am" and "17:00" are read as quantities.
+_TIME_IN_WORDS = re.compile(
+    r"\b\d{4}\s*(?:hrs|hours)\b|"
     r"\b(?:noon|midday|midnight|o'clock|24\s+hours|24/7|close\s+of\s+business)\b",
     re.IGNORECASE,
 )
@@ -215,7 +217,12 @@ def gives_no_time(question: str, quoted: Sequence[str]) -> bool:
     allowance covers breakfast, lunch, dinner …")."""
     if not _WHAT_TIME.search(question):
         return False
-    return not any(_TIME_OF_DAY.search(sentence) for sentence in quoted)
+    return not any(_gives_time(sentence) for sentence in quoted)
+
+
+def _gives_time(sentence: str) -> bool:
+    """Whether `sentence` gives a time of day ("no later than 9:30am", "07:00", "noon")."""
+    return bool(_TIME_IN_WORDS.search(sentence)) or any(q.time_of_day for q in quantities(sentence))
 
 
 def _gap(tokens: list[str], start: int) -> int:

@@ -41,6 +41,7 @@ from ragcite.text.words import (
     QUESTION_WORDS,
     STOPWORDS,
     content_words,
+    tokens,
     words,
 )
 from ragcite.verify.answer_types import answer_kind_words
@@ -149,7 +150,6 @@ _CIRCUMSTANCE_NAME = re.compile(
 )
 
 Quote = tuple[str, SourceChunk]
-_HYPHENATED = re.compile(r"\b([a-z]+)-([a-z]+)\b")
 # A capitalised word after "the", "my", … and the lower-case word after it, ending the
 # phrase ("on the Standard plan?", "the Oak room for lunch"; not "the Board approve budgets").
 _NAME_THEN_KIND = re.compile(
@@ -265,10 +265,11 @@ def missing_subject(
     answers the parts it can and says which ones the documents do not cover."""
     if not quotes:
         return []
-    question = spell_out(question, [_passage(c) for c in chunks])  # "PO", "prod": as written
+    passages = [_passage(c) for c in chunks]
+    question = spell_out(question, passages)  # "PO", "prod": as written
     cited = {w for _, c in quotes for w in words(_passage(c))}
-    known = {stem(w) for c in chunks for w in _joined_words(c)}
-    known |= {stem(w) for w in cited.union(*(words(_passage(c)) for c in chunks))}  # each once
+    vocabulary = cited.union(*(words(p) for p in passages), *(_joined(p) for p in passages))
+    known = {stem(w) for w in vocabulary}  # each distinct word stemmed once
     near = cache(lambda: {w for quote, c in quotes for w in words(_around(quote, c))})
     parts = question_parts(question)
     if len(parts) > 1:
@@ -277,11 +278,11 @@ def missing_subject(
     return _missing(question, cited, known, near, embedder)
 
 
-def _joined_words(chunk: SourceChunk) -> list[str]:
+def _joined(passage: str) -> list[str]:
     """A passage's hyphenated words written as one ("Wi-Fi": "wifi", "e-mail": "email"), as
     a question may write them; matched whole, never by their first letters ("part-time" is
     no "party")."""
-    return [a + b for a, b in _HYPHENATED.findall(_passage(chunk).lower())]
+    return [t.lower().replace("-", "") for t in tokens(passage) if "-" in t]
 
 
 def _around(quote: str, chunk: SourceChunk) -> str:
@@ -307,6 +308,15 @@ def _written_lower(word: str, question: str) -> bool:
     return re.search(rf"\b{re.escape(word)}\b", question) is not None
 
 
+def _excused(absent: list[str], topics: list[str], excusable: set[str]) -> list[str]:
+    """`absent` without the `excusable` words (the place a may-I question ends on, the
+    asker's situation) when a topic word outside them is there: the rest of the question
+    is about the passages' subject."""
+    if excusable and any(w not in absent and w not in excusable for w in topics):
+        return [w for w in absent if w not in excusable]
+    return absent
+
+
 def _missing(
     question: str,
     cited: set[str],
@@ -329,14 +339,11 @@ def _missing(
         and not (_written_lower(w, question) and typo_of(w, cited))
         and not any(stem(kin) in known for kin in _KIN.get(w.lower(), ()))
     ]
-    instance = circumstance_name(question)
-    if instance and any(w not in absent and w not in instance for w in topics):
-        absent = [w for w in absent if w not in instance]
-    kinds_of_names = name_kinds(question, known)
-    absent = [w for w in absent if w not in kinds_of_names]
-    situation = set(words(leading_statement(question)))
-    if situation and any(w not in absent and w not in situation for w in topics):
-        absent = [w for w in absent if w not in situation]
+    if not absent:
+        return []
+    absent = _excused(absent, topics, circumstance_name(question))
+    absent = [w for w in absent if w not in name_kinds(question, known)]
+    absent = _excused(absent, topics, set(words(leading_statement(question))))
     if not absent:
         return []
     salient = [
