@@ -10,6 +10,7 @@ from ragcite.models import SourceChunk
 from ragcite.train.reading_features import READING_FEATURES, reading_features
 from ragcite.verify.answer_types import type_spans
 from ragcite.verify.reading import (
+    gives_no_contact,
     names_no_one,
     negated_in_quote,
     quote_window,
@@ -292,3 +293,57 @@ def test_a_what_time_question_needs_a_time_of_day() -> None:
     assert reading_conflict(dinner, [(hours, _chunk(hours))]) is None
     era = "By the time of the Miocene, a river system had developed in the Graben."
     assert reading_conflict("What time did a river system develop?", [(era, _chunk(era))]) is None
+
+
+def test_a_question_asking_for_a_name_needs_a_sentence_that_names_someone() -> None:
+    """ "What's the name of …?" asks who: a sentence giving the role's extension does not
+    answer it."""
+    extension = "Site Health and Safety Manager: extension 401"
+    question = "What's the name of the site health and safety manager?"
+    assert names_no_one(question, [extension])
+    assert not names_no_one(question, ["The site health and safety manager is Dana Whitfield."])
+    assert names_no_one("Need to complain - who's the data officer?", ["The data officer decides."])
+
+
+@pytest.mark.parametrize(
+    ("question", "without", "with_it"),
+    [
+        (
+            "What's the phone number for AFCA if I want to take my complaint further?",
+            "You can contact the Australian Financial Complaints Authority (AFCA).",
+            "You can call AFCA on 1800 931 678.",
+        ),
+        (
+            "What number do I ring for IT?",
+            "Ring the IT service desk.",
+            "Ring the IT service desk on extension 4455.",
+        ),
+        (
+            "What is the email address for payroll questions?",
+            "Payroll questions go to the payroll team by email.",
+            "Email payroll@example.com with payroll questions.",
+        ),
+        (
+            "What's the website for booking rooms?",
+            "Rooms are booked on the intranet.",
+            "Rooms are booked at www.example.com/rooms.",
+        ),
+    ],
+)
+def test_a_question_asking_for_a_contact_needs_a_sentence_that_gives_one(
+    question: str, without: str, with_it: str
+) -> None:
+    """A question asking for a phone number, an email or a web address is not answered by a
+    sentence that only names whom to contact."""
+    assert gives_no_contact(question, [without]) is not None
+    conflict = reading_conflict(question, [(without, _chunk(without))])
+    assert conflict is not None and "asks for" in conflict
+    assert gives_no_contact(question, [with_it]) is None
+    assert reading_conflict(question, [(with_it, _chunk(with_it))]) is None
+
+
+def test_a_question_that_only_mentions_a_contact_asks_for_none() -> None:
+    assert (
+        gives_no_contact("Can I book a room on the website?", ["Rooms are booked online."]) is None
+    )
+    assert gives_no_contact("Do I need to phone the desk?", ["Email the desk."]) is None

@@ -89,7 +89,42 @@ _TIME_IN_WORDS = re.compile(
     r"\b(?:noon|midday|midnight|o'clock|24\s+hours|24/7|close\s+of\s+business)\b",
     re.IGNORECASE,
 )
-_WHO_IS = re.compile(r"^\s*who\s+(?:is|are|was|were)\b", re.IGNORECASE)
+_WHO_IS = re.compile(
+    r"^\s*(?:who\s+(?:is|are|was|were)\b|who['’]s\b|"
+    r"what(?:\s+is|\s+are|['’]s|s)\s+(?:the\s+)?names?\s+of\b)",
+    re.IGNORECASE,
+)
+# A question asking for a way to reach someone ("What's the phone number for AFCA?", "What
+# number do I ring?", "What is the email address of payroll?"), and what a sentence giving it
+# holds: three digits or more, an address with "@", a web address.
+_ASKS_FOR = (
+    r"^\s*(?:what|which)(?:\s+(?:is|are)|['’]s|s)\s+(?:the\s+|your\s+|its\s+|their\s+)?"
+    r"(?:[\w-]+\s+){0,2}?"
+)
+_CONTACTS = (
+    (
+        "a phone number",
+        re.compile(
+            _ASKS_FOR + r"(?:(?:phone|telephone|mobile|fax|contact)\s+number|"
+            r"extension)\b|^\s*(?:what|which)\s+number\s+(?:do|should|can|shall)\s+(?:i|we|you)\s+"
+            r"(?:call|ring|phone|dial|text)\b",
+            re.IGNORECASE,
+        ),
+        re.compile(r"\d(?:[\s().-]?\d){2,}"),
+    ),
+    (
+        "an email address",
+        re.compile(_ASKS_FOR + r"e-?mail(?:\s+address)?\s*(?:\?|$|for|of|to)", re.IGNORECASE),
+        re.compile(r"[\w.+-]@[\w-]"),
+    ),
+    (
+        "a web address",
+        re.compile(
+            _ASKS_FOR + r"(?:website|web\s+address|url)\s*(?:\?|$|for|of|to)", re.IGNORECASE
+        ),
+        re.compile(r"\bwww\.|https?://|\b[\w-]+\.(?:com|org|net|gov|edu|io|info)\b", re.IGNORECASE),
+    ),
+)
 
 
 @dataclass(frozen=True)
@@ -206,7 +241,7 @@ def names_no_one(question: str, quoted: Sequence[str]) -> bool:
     besides those the question names ("Who is the Data Protection Officer?" over "… the
     Data Protection Officer decides whether …"): they mention who is asked about, not
     who it is."""
-    if not _WHO_IS.search(question):
+    if not _WHO_IS.search(question[len(leading_statement(question)) :]):
         return False
     return not any(names_someone_new(sentence, question) for sentence in quoted)
 
@@ -218,6 +253,17 @@ def gives_no_time(question: str, quoted: Sequence[str]) -> bool:
     if not _WHAT_TIME.search(question):
         return False
     return not any(_gives_time(sentence) for sentence in quoted)
+
+
+def gives_no_contact(question: str, quoted: Sequence[str]) -> str | None:
+    """What a question asking for a phone number, an email or a web address asks for ("a
+    phone number") when the quoted sentences hold none ("… contact the Australian Financial
+    Complaints Authority (AFCA)." for "What's the phone number for AFCA?"); None otherwise."""
+    asked = question[len(leading_statement(question)) :]
+    for kind, asks, given in _CONTACTS:
+        if asks.search(asked):
+            return None if any(given.search(s) for s in quoted) else kind
+    return None
 
 
 def _gives_time(sentence: str) -> bool:
@@ -272,13 +318,19 @@ def _conflict(question: str, windows: list[Window]) -> str | None:
         )
     if names_no_one(question, sentences):
         return (
-            "Not answered: the question asks who, and the quoted passages name no one "
-            "but those the question names; the closest sources are shown."
+            "Not answered: the question asks who, or for a name, and the quoted passages "
+            "name no one but those the question names; the closest sources are shown."
         )
     if gives_no_time(question, sentences):
         return (
             "Not answered: the question asks what time, and the quoted passages give no "
             "time of day; the closest sources are shown."
+        )
+    contact = gives_no_contact(question, sentences)
+    if contact is not None:
+        return (
+            f"Not answered: the question asks for {contact}, and the quoted passages give "
+            "none; the closest sources are shown."
         )
     pairs = [opposite_pair(question, " ".join(w.window)) for w in windows]
     pair = pairs[0] if all(pairs) else None  # one window without an opposite answers
