@@ -16,4 +16,7 @@ def cpu_session(path: Path, threads: int | None = None) -> Any:
     if threads:
         options.intra_op_num_threads = threads
     options.log_severity_level = 3
+    # Worker threads sleep between runs instead of spinning: a question embeds one short
+    # text, and a spinning pool burns the other core while the rest of `ask` runs.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
