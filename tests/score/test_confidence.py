@@ -143,6 +143,18 @@ def test_the_pipeline_floor_reads_the_evidence_not_the_probability() -> None:
     assert loose.evidence < ScoreSettings().low_from < loose.overall_confidence
 
 
+def test_exact_supported_quotes_from_a_low_ranked_passage_are_not_weakly_sourced() -> None:
+    """The passages' composite confidence is relative to the others retrieved: an answer
+    quoting the fifth passage exactly, with support, stands above the pipeline's floor (the
+    tenancy handbook's "28 days' written notice" was degraded at evidence 0.44), while an
+    answer with a loose claim still blends in its passages' rank."""
+    low_ranked = [_chunk(0.05)]
+    quoted = score_answer([_supported(QuoteStatus.EXACT, 0.9)], low_ranked, ScoreSettings())
+    assert quoted.evidence >= ScoreSettings().low_from
+    mixed = [_supported(QuoteStatus.EXACT, 0.9), _claim(QuoteStatus.FUZZY, 0.3)]
+    assert score_answer(mixed, low_ranked, ScoreSettings()).evidence < ScoreSettings().low_from
+
+
 def test_the_answer_is_never_surer_than_its_weakest_claim() -> None:
     strong = _supported(QuoteStatus.EXACT, 0.99)
     weak = _claim(QuoteStatus.FUZZY, 0.2)

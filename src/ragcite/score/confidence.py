@@ -169,21 +169,28 @@ def weakest_label(labels: Iterable[ConfidenceLabel]) -> ConfidenceLabel:
     return min(labels, key=_RANK.__getitem__, default=ConfidenceLabel.VERY_LOW)
 
 
-def answer_evidence(claim_values: list[float], chunk_mean: float, settings: ScoreSettings) -> float:
+def answer_evidence(
+    claim_values: list[float], chunk_mean: float, settings: ScoreSettings, *, quoted: bool = False
+) -> float:
     """How strongly the answer is sourced, uncalibrated: `claim_weight` · mean claim value
     + `chunk_weight` · mean cited-chunk confidence, where a claim's value is its raw blend
     (an exact, supported quote counting at least `EVIDENCE_FLOOR`). Below
-    `gate.min_overall_confidence` the pipeline regenerates, then degrades the answer.
+    `gate.min_overall_confidence` the pipeline regenerates, then degrades the answer. When
+    every claim is an exact, supported quote (`quoted`), the answer is as well sourced as its
+    claims: the passages' retrieval rank (their composite confidence, relative to the other
+    passages retrieved) does not pull it below them.
 
     >>> answer_evidence([0.65], 0.2, ScoreSettings())
     0.47
+    >>> answer_evidence([0.65], 0.05, ScoreSettings(), quoted=True)
+    0.65
     """
     if not claim_values:
         return 0.0
     total = settings.claim_weight + settings.chunk_weight or 1.0
     mean = sum(claim_values) / len(claim_values)
     blend = (settings.claim_weight * mean + settings.chunk_weight * chunk_mean) / total
-    return round(_unit(blend), 6)
+    return round(_unit(max(blend, mean) if quoted else blend), 6)
 
 
 def answer_confidence(claim_values: list[float], calibration: Calibration | None = None) -> float:
@@ -270,7 +277,12 @@ def score_answer(
         label,
         _confidence_flags(scored, label, overall),
         answer_reason(scored, label, overall, label_for(overall, settings)),
-        answer_evidence(evidence_values, chunk_mean, settings),
+        answer_evidence(
+            evidence_values,
+            chunk_mean,
+            settings,
+            quoted=all(is_exact_and_supported(c) for c in scored),
+        ),
     )
 
 
