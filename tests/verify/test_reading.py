@@ -347,3 +347,11 @@ def test_a_question_that_only_mentions_a_contact_asks_for_none() -> None:
         gives_no_contact("Can I book a room on the website?", ["Rooms are booked online."]) is None
     )
     assert gives_no_contact("Do I need to phone the desk?", ["Email the desk."]) is None
+
+
+def test_new_or_first_answers_a_question_about_what_was_never_done_before() -> None:
+    limit = "Online and app transfers to a new payee: up to EUR 5,000 per day."
+    question = "How much can I send online in a day to someone I've never paid before?"
+    assert reading_conflict(question, [(limit, _chunk(limit))]) is None
+    existing = "Online and app transfers to an existing payee: up to EUR 15,000 per day."
+    assert reading_conflict(question, [(existing, _chunk(existing))]) is not None

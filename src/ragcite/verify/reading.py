@@ -77,6 +77,10 @@ _FREE_SAID = re.compile(
     r"\b(?:free|complimentary|no\s+(?:extra\s+)?(?:charge|cost|fee)|at\s+no\s+(?:extra\s+)?cost)\b",
     re.IGNORECASE,
 )
+# "Never … before" is said as "new" or "first": "How much can I send to someone I've never
+# paid before?" over "Online transfers to a new payee: up to EUR 5,000 per day."
+_NEVER_BEFORE = re.compile(r"\bnever\s+(?:[\w'’]+\s+){0,3}?before\b", re.IGNORECASE)
+_NEW_SAID = re.compile(r"\b(?:new|first)\b", re.IGNORECASE)
 # A question asking for a clock time ("What time does the restaurant open?"; not "What time
 # did a river system develop?", which asks when), and a time of day a sentence may give.
 _WHAT_TIME = re.compile(
@@ -179,13 +183,16 @@ def negation_unmatched(question: str, quoted: str) -> str | None:
     they answer the question without it ("What is not used…" over "X is used…"). A word
     of the question negated by its prefix counts as a negation ("What happens if I don't
     reconcile my statement?" over "unreconciled transactions … are deducted"), and so does a
-    word that states one ("overdue", "suspended": `_NEGATIVE_STATES`), and "free" a question
-    about not paying. A negation in the asker's situation before the question proper
-    ("Nobody can log in - how quickly will support reply?") is not the question's."""
+    word that states one ("overdue", "suspended": `_NEGATIVE_STATES`), "free" a question
+    about not paying, and "new" or "first" one about what was "never … before". A negation
+    in the asker's situation before the question proper ("Nobody can log in - how quickly
+    will support reply?") is not the question's."""
     found = NEGATION.search(question, len(leading_statement(question)))
     if found is None or NEGATION.search(quoted) or _NEGATIVE_STATES.search(quoted):
         return None
     if _UNPAID_ASKED.search(question) and _FREE_SAID.search(quoted):
+        return None
+    if _NEVER_BEFORE.search(question) and _NEW_SAID.search(quoted):
         return None
     if _prefix_negated(question, quoted):
         return None
