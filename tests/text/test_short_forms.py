@@ -71,6 +71,14 @@ def test_an_everyday_verb_is_read_as_the_passages_formal_verb(question: str, exp
     assert formal_verbs(question, PROCEDURE) == expected
 
 
+def test_respond_is_read_as_acknowledge_where_an_escalation_table_writes_it() -> None:
+    table = ["SEV3 — Definition: Minor feature degraded; Acknowledge within: 4 business hours"]
+    assert formal_verbs("How fast do I need to respond to a SEV3?", table) == (
+        "How fast do I need to acknowledge a SEV3?"
+    )
+    assert formal_verbs("How fast do you respond?", PROCEDURE) == "How fast do you respond?"
+
+
 def test_an_everyday_verb_the_passages_use_or_do_not_replace_is_kept() -> None:
     assert formal_verbs("Can I talk to a reporter?", ["Never talk to the press."]) == (
         "Can I talk to a reporter?"

@@ -66,6 +66,10 @@ _DUPLICATE_SIMILARITY = 0.92
 # A question that names several rows' labels of one table ("the response time for Standard,
 # Priority and Critical") is answered from each of them.
 _LABEL_NAMED = 2
+# A table row whose label the question says ("How fast do I need to respond to a SEV3?" over
+# "SEV3 — … Acknowledge within: 4 business hours") is relevant a little below the floor: the
+# question's words name it, however short the row's cells are against the question.
+_LABEL_NAMED_LEEWAY = 0.03
 # More is not better: on the demo questions, citing every sentence within 0.15 of the best
 # (or its next sentence at half the best's probability) added claims that did not answer.
 _EXTRA_CHOICE = 0.6
@@ -102,7 +106,7 @@ class ExtractiveGenerator:
         window = chunks[: self.max_chunks]
         query = _spelled_out(query, window)
         candidates = self._score(query, window)
-        if not candidates or max(c.score for c in candidates) < self.min_relevance:
+        if _relevance(candidates) < self.min_relevance:
             return DraftAnswer(answer_text="", claims=[], answerable=False, model_id=self.model_id)
         parts = question_parts(query)
         chosen: list[Candidate] = []
@@ -127,12 +131,11 @@ class ExtractiveGenerator:
     def best_relevance(self, query: str, chunks: list[SourceChunk]) -> float:
         """The best sentence score over `chunks` (what `answerable` is decided on)."""
         window = chunks[: self.max_chunks]
-        scored = self._score(_spelled_out(query, window), window)
-        return max((c.score for c in scored), default=0.0)
+        return _relevance(self._score(_spelled_out(query, window), window))
 
     def _answer_part(self, part: str, candidates: list[Candidate]) -> Candidate | None:
         """The part's best sentence, or None when nothing in the window is about it."""
-        if not candidates or max(c.score for c in candidates) < self.min_relevance:
+        if _relevance(candidates) < self.min_relevance:
             return None
         return max(candidates, key=rank)
 
@@ -255,6 +258,15 @@ class ExtractiveGenerator:
                 )
             )
         return out
+
+
+def _relevance(candidates: list[Candidate]) -> float:
+    """The best score, a row whose label the question names counting `_LABEL_NAMED_LEEWAY`
+    more (0 without candidates)."""
+    return max(
+        (c.score + (_LABEL_NAMED_LEEWAY if c.fit == _LABEL_NAMED else 0.0) for c in candidates),
+        default=0.0,
+    )
 
 
 def _spelled_out(query: str, chunks: list[SourceChunk]) -> str:
