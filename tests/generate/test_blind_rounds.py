@@ -1,0 +1,79 @@
+"""Blind rounds 16-18, end to end: documents written for the check by people who never saw
+the code (a tenant handbook in PDF, a library policy in DOCX, an on-call guide in Markdown;
+a dental clinic's page in HTML, a home contents policy in DOCX, warehouse safety rules in
+text; bank account terms in PDF, a food bank's volunteer handbook in Markdown, a council's
+recycling guide in DOCX: tests/data/blind_rounds/), each round in its own store, asked in
+the users' words. Each case failed before its fix: an exact quote from a low-ranked
+passage degraded to "no verified answer", a table row whose label the question names just
+under the relevance floor, "respond" where the table writes "Acknowledge", "never … before"
+said as "new", and questions asking for a phone number or a name answered by sentences
+that give neither."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ragcite.config import load_settings
+from ragcite.pipeline import Ragcite
+from tests.verified_quotes import verified_claims
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "blind_rounds"
+
+
+@pytest.fixture(scope="module")
+def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragcite]]:
+    opened: dict[int, Ragcite] = {}
+    for number in (16, 17, 18):
+        path = tmp_path_factory.mktemp(f"round{number}") / "store.db"
+        rag = Ragcite.open(load_settings(store_path=path, overrides={"cache.enabled": False}))
+        assert rag.ingest([DATA / f"round{number}"]).added == 3
+        opened[number] = rag
+    yield opened
+    for rag in opened.values():
+        rag.close()
+
+
+@pytest.mark.parametrize(
+    ("number", "question", "expected"),
+    [
+        (16, "how much notice do I need to give before moving out?", "28 days' written notice"),
+        (
+            17,
+            "I just bought the insurance and changed my mind, can I get my money back?",
+            "we will refund the full premium",
+        ),
+        (16, "how fast do I need to respond to a SEV3?", "Acknowledge within: 4 business hours"),
+        (
+            18,
+            "How much can I send online in a day to someone I've never paid before?",
+            "new payee: up to EUR 5,000 per day",
+        ),
+    ],
+)
+def test_the_answer_is_quoted(
+    rounds: dict[int, Ragcite], number: int, question: str, expected: str
+) -> None:
+    claims = verified_claims(rounds[number].ask(question))
+    assert any(expected in claim for claim in claims), claims
+
+
+@pytest.mark.parametrize(
+    ("number", "question", "reason"),
+    [
+        (16, "what's the phone number for the engineering manager on duty?", "a phone number"),
+        (
+            17,
+            "what's the phone number for AFCA if I want to take my complaint further?",
+            "a phone number",
+        ),
+        (17, "what's the name of the site health and safety manager?", "name no one"),
+    ],
+)
+def test_a_sentence_that_gives_no_number_or_name_is_declined(
+    rounds: dict[int, Ragcite], number: int, question: str, reason: str
+) -> None:
+    response = rounds[number].ask(question)
+    assert not response.answerable and reason in response.confidence_reason
