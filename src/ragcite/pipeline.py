@@ -350,6 +350,7 @@ class Ragcite:
                 self.settings.score,
                 calibration=self.calibration,
                 self_reported=[c.attribution_confidence or None for c in gate.claims],
+                relevance_checked=getattr(generator, "checks_relevance", False),
             )
         return asked.attempted(Attempt(draft, gate, scored))
 

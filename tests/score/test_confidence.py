@@ -146,13 +146,17 @@ def test_the_pipeline_floor_reads_the_evidence_not_the_probability() -> None:
 def test_exact_supported_quotes_from_a_low_ranked_passage_are_not_weakly_sourced() -> None:
     """The passages' composite confidence is relative to the others retrieved: an answer
     quoting the fifth passage exactly, with support, stands above the pipeline's floor (the
-    tenancy handbook's "28 days' written notice" was degraded at evidence 0.44), while an
-    answer with a loose claim still blends in its passages' rank."""
-    low_ranked = [_chunk(0.05)]
-    quoted = score_answer([_supported(QuoteStatus.EXACT, 0.9)], low_ranked, ScoreSettings())
-    assert quoted.evidence >= ScoreSettings().low_from
-    mixed = [_supported(QuoteStatus.EXACT, 0.9), _claim(QuoteStatus.FUZZY, 0.3)]
-    assert score_answer(mixed, low_ranked, ScoreSettings()).evidence < ScoreSettings().low_from
+    tenancy handbook's "28 days' written notice" was degraded at evidence 0.44) when the
+    generator scored the quoted sentence relevant itself, while an answer with a loose claim
+    still blends in its passages' rank."""
+    low_ranked, settings, floor = [_chunk(0.05)], ScoreSettings(), ScoreSettings().low_from
+    exact = [_supported(QuoteStatus.EXACT, 0.9)]
+    assert score_answer(exact, low_ranked, settings, relevance_checked=True).evidence >= floor
+    mixed = [*exact, _claim(QuoteStatus.FUZZY, 0.3)]
+    assert score_answer(mixed, low_ranked, settings, relevance_checked=True).evidence < floor
+    # A generator that does not score its sentences' relevance (an LLM, a plugin) may copy
+    # an unrelated sentence verbatim: the passages' rank still counts.
+    assert score_answer(exact, low_ranked, settings).evidence < floor
 
 
 def test_the_answer_is_never_surer_than_its_weakest_claim() -> None:

@@ -12,6 +12,10 @@ from ragcite.models import DraftAnswer, SourceChunk
 
 
 class Generator(Protocol):
+    """Optionally `checks_relevance = True`: the generator quotes only sentences it scored
+    relevant to the question itself (the extractive generator), so the score does not read
+    the quoted passages' retrieval rank as weak evidence (`score_answer`)."""
+
     model_id: str
     can_retry: bool  # whether a second try naming the gate's violations can do better
 

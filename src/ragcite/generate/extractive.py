@@ -81,6 +81,7 @@ EXTRACTIVE_MAX_CHUNKS = 5
 class ExtractiveGenerator:
     model_id = "extractive:all-MiniLM-L6-v2"
     can_retry = False  # the same sources give the same sentences: a retry changes nothing
+    checks_relevance = True  # every sentence quoted scores above `min_relevance`
 
     def __init__(
         self,

@@ -239,8 +239,13 @@ def score_answer(
     *,
     self_reported: list[float | None] | None = None,
     calibration: Calibration | None = None,
+    relevance_checked: bool = False,
 ) -> ScoredAnswer:
     """Claims with their confidence set, the overall confidence, its label and flags.
+    `relevance_checked`: the generator quoted only sentences it scored relevant to the
+    question (the extractive generator), so exact, supported quotes from low-ranked
+    passages are not weak evidence (`answer_evidence`'s `quoted`); an LLM's verbatim copy
+    of an unrelated sentence is, and its passages' rank is what says so.
 
     >>> scored = score_answer(claims, chunks, settings, calibration=map_)  # doctest: +SKIP
     >>> scored.overall_confidence, scored.label  # one exact, supported quote  # doctest: +SKIP
@@ -281,7 +286,7 @@ def score_answer(
             evidence_values,
             chunk_mean,
             settings,
-            quoted=all(is_exact_and_supported(c) for c in scored),
+            quoted=relevance_checked and all(is_exact_and_supported(c) for c in scored),
         ),
     )
 
