@@ -1,13 +1,15 @@
-"""Blind rounds 16-18, end to end: documents written for the check by people who never saw
+"""Blind rounds 16-20, end to end: documents written for the check by people who never saw
 the code (a tenant handbook in PDF, a library policy in DOCX, an on-call guide in Markdown;
 a dental clinic's page in HTML, a home contents policy in DOCX, warehouse safety rules in
 text; bank account terms in PDF, a food bank's volunteer handbook in Markdown, a council's
-recycling guide in DOCX: tests/data/blind_rounds/), each round in its own store, asked in
-the users' words. Each case failed before its fix: an exact quote from a low-ranked
-passage degraded to "no verified answer", a table row whose label the question names just
-under the relevance floor, "respond" where the table writes "Acknowledge", "never … before"
-said as "new", and questions asking for a phone number or a name answered by sentences
-that give neither."""
+recycling guide in DOCX; a summer camp handbook in PDF, an IT acceptable-use policy in
+Markdown, car rental terms in HTML; a hospital visitor guide in DOCX, co-working terms in
+text, student accommodation rules in PDF: tests/data/blind_rounds/), each round in its own
+store, asked in the users' words. Each case failed before its fix: an exact quote from a
+low-ranked passage degraded to "no verified answer", a table row whose label the question
+names just under the relevance floor, "respond" where the table writes "Acknowledge",
+"never … before" said as "new", a phone line after the sentence that answers, and
+questions asking for a phone number or a name answered by sentences that give neither."""
 
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "blind_rounds"
 @pytest.fixture(scope="module")
 def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragcite]]:
     opened: dict[int, Ragcite] = {}
-    for number in (16, 17, 18):
+    for number in (16, 17, 18, 19, 20):
         path = tmp_path_factory.mktemp(f"round{number}") / "store.db"
         rag = Ragcite.open(load_settings(store_path=path, overrides={"cache.enabled": False}))
         assert rag.ingest([DATA / f"round{number}"]).added == 3
@@ -51,6 +53,7 @@ def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragci
             "How much can I send online in a day to someone I've never paid before?",
             "new payee: up to EUR 5,000 per day",
         ),
+        (20, "what number do I ring for PALS?", "Phone: 01632 960 418"),
     ],
 )
 def test_the_answer_is_quoted(
@@ -70,6 +73,9 @@ def test_the_answer_is_quoted(
             "a phone number",
         ),
         (17, "what's the name of the site health and safety manager?", "name no one"),
+        # the IT service desk's number, beside the officer's email, is not the officer's
+        (19, "what's the phone number for the data protection officer?", "a phone number"),
+        (20, "what's the name of the community manager at the Foundry?", "name no one"),
     ],
 )
 def test_a_sentence_that_gives_no_number_or_name_is_declined(

@@ -34,6 +34,7 @@ from ragcite.generate.joining import (
     Candidate,
     closer_in_words,
     faq_opening,
+    gives_the_contact,
     labelled_opening,
     leans_on,
     next_step,
@@ -182,6 +183,9 @@ class ExtractiveGenerator:
         stating = states_what_is_asked(query, chosen, candidates)
         if stating is not None:
             chosen.append(stating)
+        contact = gives_the_contact(query, chosen, candidates, self.min_relevance)
+        if contact is not None:
+            chosen.append(contact)
         return chosen + carried_on(query, chosen, candidates)
 
     def _claims(

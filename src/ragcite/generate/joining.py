@@ -13,9 +13,10 @@ import re
 from dataclasses import dataclass
 
 from ragcite.generate.bridge import PRONOUNS, points_back
-from ragcite.generate.focus import question_focus, states_focus
+from ragcite.generate.focus import leading_statement, question_focus, states_focus
 from ragcite.generate.sentence_choice import stems
 from ragcite.models import SourceChunk
+from ragcite.text.contacts import CONTACT_WORDS, asked_contact, gives_contact, is_contact_line
 from ragcite.text.labels import label_of
 from ragcite.text.table_rows import is_table_row
 from ragcite.text.words import content_stems
@@ -289,3 +290,34 @@ def states_what_is_asked(
         if c not in chosen and rank(c) >= rank(best) - _TYPED_MARGIN and states_focus(focus, c.text)
     ]  # fmt: skip
     return max(stating, key=rank) if stating else None
+
+
+def gives_the_contact(
+    query: str, chosen: list[Candidate], candidates: list[Candidate], floor: float
+) -> Candidate | None:
+    """For a question asking for a phone number, an email or a web address that no chosen
+    sentence gives, the best relevant (`floor`) sentence of the best one's passage that
+    gives it and is about what is asked: it shares a word of the question beyond the
+    contact's ("number", "phone"), or it is a bare contact line right after a chosen
+    sentence ("Phone: 01632 960 418" after "PALS is open from 09:00 to 16:30" for "What
+    number do I ring for PALS?"; not "IT Service Desk: 0161 496 0725" for the data
+    protection officer's number)."""
+    kind = asked_contact(query[len(leading_statement(query)) :])
+    if kind is None or any(gives_contact(kind, c.text) for c in chosen):
+        return None
+    topic = content_stems(query) - CONTACT_WORDS
+    after = {(c.chunk_rank, c.position + 1) for c in chosen}
+
+    def about_it(c: Candidate) -> bool:
+        follows = (c.chunk_rank, c.position) in after and is_contact_line(c.text)
+        return follows or bool(topic & content_stems(c.text))
+
+    giving = [
+        c
+        for c in candidates
+        if c.chunk_id == chosen[0].chunk_id
+        and c.score >= floor
+        and gives_contact(kind, c.text)
+        and about_it(c)
+    ]
+    return max(giving, key=lambda c: c.score) if giving else None

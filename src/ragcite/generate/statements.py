@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from ragcite.models import SourceChunk
+from ragcite.text.contacts import CONTACT_WORDS, is_contact_line
 from ragcite.text.instructions import instruction_spans
 from ragcite.text.labels import label_of
 from ragcite.text.sentences import split_sentences
@@ -73,8 +74,12 @@ def is_bare_label(sentence: str) -> bool:
 def about_its_label(sentence: str, question_stems: set[str]) -> bool:
     """Whether a bare labelled line (`is_bare_label`) can answer a question with these
     stems: its label shares one ("Boxing Day" asked, "Christmas Day and Boxing Day: closed"),
-    so "Next review: January 2026" does not answer "When will I see my pay rise?"."""
-    return not is_bare_label(sentence) or bool(question_stems & content_stems(label_of(sentence)))
+    so "Next review: January 2026" does not answer "When will I see my pay rise?"; a phone
+    or email line answers a question about ringing, calling or writing to someone ("What
+    number do I ring for PALS?": "Phone: 01632 960 418")."""
+    if not is_bare_label(sentence) or question_stems & content_stems(label_of(sentence)):
+        return True
+    return is_contact_line(sentence) and bool(question_stems & CONTACT_WORDS)
 
 
 def is_statement(sentence: str, heading: str | None) -> bool:

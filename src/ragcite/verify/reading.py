@@ -21,6 +21,7 @@ import numpy as np
 from ragcite.generate.focus import leading_statement, question_focus
 from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import question_parts
+from ragcite.text.contacts import asked_contact, gives_contact
 from ragcite.text.faq import answered_questions
 from ragcite.text.sentences import split_sentences
 from ragcite.text.stems import stem
@@ -97,37 +98,6 @@ _WHO_IS = re.compile(
     r"^\s*(?:who\s+(?:is|are|was|were)\b|who['’]s\b|"
     r"what(?:\s+is|\s+are|['’]s|s)\s+(?:the\s+)?names?\s+of\b)",
     re.IGNORECASE,
-)
-# A question asking for a way to reach someone ("What's the phone number for AFCA?", "What
-# number do I ring?", "What is the email address of payroll?"), and what a sentence giving it
-# holds: three digits or more, an address with "@", a web address.
-_ASKS_FOR = (
-    r"^\s*(?:what|which)(?:\s+(?:is|are)|['’]s|s)\s+(?:the\s+|your\s+|its\s+|their\s+)?"
-    r"(?:[\w-]+\s+){0,2}?"
-)
-_CONTACTS = (
-    (
-        "a phone number",
-        re.compile(
-            _ASKS_FOR + r"(?:(?:phone|telephone|mobile|fax|contact)\s+number|"
-            r"extension)\b|^\s*(?:what|which)\s+number\s+(?:do|should|can|shall)\s+(?:i|we|you)\s+"
-            r"(?:call|ring|phone|dial|text)\b",
-            re.IGNORECASE,
-        ),
-        re.compile(r"\d(?:[\s().-]?\d){2,}"),
-    ),
-    (
-        "an email address",
-        re.compile(_ASKS_FOR + r"e-?mail(?:\s+address)?\s*(?:\?|$|for|of|to)", re.IGNORECASE),
-        re.compile(r"[\w.+-]@[\w-]"),
-    ),
-    (
-        "a web address",
-        re.compile(
-            _ASKS_FOR + r"(?:website|web\s+address|url)\s*(?:\?|$|for|of|to)", re.IGNORECASE
-        ),
-        re.compile(r"\bwww\.|https?://|\b[\w-]+\.(?:com|org|net|gov|edu|io|info)\b", re.IGNORECASE),
-    ),
 )
 
 
@@ -266,11 +236,10 @@ def gives_no_contact(question: str, quoted: Sequence[str]) -> str | None:
     """What a question asking for a phone number, an email or a web address asks for ("a
     phone number") when the quoted sentences hold none ("… contact the Australian Financial
     Complaints Authority (AFCA)." for "What's the phone number for AFCA?"); None otherwise."""
-    asked = question[len(leading_statement(question)) :]
-    for kind, asks, given in _CONTACTS:
-        if asks.search(asked):
-            return None if any(given.search(s) for s in quoted) else kind
-    return None
+    kind = asked_contact(question[len(leading_statement(question)) :])
+    if kind is None or any(gives_contact(kind, s) for s in quoted):
+        return None
+    return kind
 
 
 def _gives_time(sentence: str) -> bool:

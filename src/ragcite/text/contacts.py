@@ -1,0 +1,74 @@
+"""Questions that ask for a way to reach someone, and the sentences that give one.
+
+"What's the phone number for AFCA?", "What number do I ring?", "What is the email address
+for payroll?" and "What's the website?" ask for a phone number, an email address or a web
+address (not "What happens if the website is down?", which only mentions one); a sentence
+gives a phone number when it holds three digits or more, an email address when it holds
+an "@" address, a web address when it holds one.
+
+    >>> asked_contact("What's the phone number for AFCA?")
+    'a phone number'
+    >>> gives_contact("a phone number", "You can call AFCA on 1800 931 678.")
+    True
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragcite.text.labels import label_of
+from ragcite.text.words import content_stems
+
+# The words of a contact's label ("Phone: …", "Email: …") and of a question asking for one,
+# as stems.
+CONTACT_LABELS = content_stems("phone telephone tel mobile helpline hotline email fax")
+CONTACT_WORDS = CONTACT_LABELS | content_stems("ring call number contact address write website")
+
+# A question asking for a way to reach someone ("What's the phone number for AFCA?", "What
+# number do I ring?", "What is the email address of payroll?"), and what a sentence giving it
+# holds: three digits or more, an address with "@", a web address.
+_ASKS_FOR = (
+    r"^\s*(?:what|which)(?:\s+(?:is|are)|['’]s|s)\s+(?:the\s+|your\s+|its\s+|their\s+)?"
+    r"(?:[\w-]+\s+){0,2}?"
+)
+_CONTACTS = (
+    (
+        "a phone number",
+        re.compile(
+            _ASKS_FOR + r"(?:(?:phone|telephone|mobile|fax|contact)\s+number|"
+            r"extension)\b|^\s*(?:what|which)\s+number\s+(?:do|should|can|shall)\s+(?:i|we|you)\s+"
+            r"(?:call|ring|phone|dial|text)\b",
+            re.IGNORECASE,
+        ),
+        re.compile(r"\d(?:[\s().-]?\d){2,}"),
+    ),
+    (
+        "an email address",
+        re.compile(_ASKS_FOR + r"e-?mail(?:\s+address)?\s*(?:\?|$|for|of|to)", re.IGNORECASE),
+        re.compile(r"[\w.+-]@[\w-]"),
+    ),
+    (
+        "a web address",
+        re.compile(
+            _ASKS_FOR + r"(?:website|web\s+address|url)\s*(?:\?|$|for|of|to)", re.IGNORECASE
+        ),
+        re.compile(r"\bwww\.|https?://|\b[\w-]+\.(?:com|org|net|gov|edu|io|info)\b", re.IGNORECASE),
+    ),
+)
+
+
+def asked_contact(question: str) -> str | None:
+    """The kind of contact `question` asks for ("a phone number", "an email address", "a web
+    address"), or None."""
+    return next((kind for kind, asks, _ in _CONTACTS if asks.search(question)), None)
+
+
+def gives_contact(kind: str, sentence: str) -> bool:
+    """Whether `sentence` holds a contact of `kind` (`asked_contact`)."""
+    return any(given.search(sentence) for name, _, given in _CONTACTS if name == kind)
+
+
+def is_contact_line(sentence: str) -> bool:
+    """Whether `sentence` is a line labelled as a contact ("Phone: 01632 960 418")."""
+    label = content_stems(label_of(sentence))
+    return bool(label) and label <= CONTACT_LABELS

@@ -1,0 +1,44 @@
+"""Questions asking for a phone number, an email or a web address, and the sentences that
+give one."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragcite.text.contacts import asked_contact, gives_contact, is_contact_line
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("What's the phone number for AFCA?", "a phone number"),
+        ("whats the helpdesk phone number?", "a phone number"),
+        ("What number do I ring for PALS?", "a phone number"),
+        ("What is the HR extension?", "a phone number"),
+        ("What is the email address for payroll?", "an email address"),
+        ("What's the website?", "a web address"),
+        ("What happens if the website is down?", None),
+        ("What happens if I email the wrong person?", None),
+        ("What is the number of legions?", None),
+        ("What is the link between pay and grade?", None),
+    ],
+)
+def test_a_question_asks_for_a_contact_only_when_it_asks_what_it_is(
+    question: str, kind: str | None
+) -> None:
+    assert asked_contact(question) == kind
+
+
+def test_a_sentence_gives_the_kind_of_contact_asked() -> None:
+    assert gives_contact("a phone number", "Ring the desk on extension 4455.")
+    assert not gives_contact("a phone number", "Ring the IT service desk.")
+    assert gives_contact("an email address", "Email payroll@example.com.")
+    assert not gives_contact("an email address", "Call 0161 496 0725.")
+    assert gives_contact("a web address", "Book at www.example.com/rooms.")
+
+
+def test_a_contact_line_is_labelled_as_one() -> None:
+    assert is_contact_line("Phone: 01632 960 418")
+    assert is_contact_line("Email: pals@example.org")
+    assert not is_contact_line("IT Service Desk: 0161 496 0725")
+    assert not is_contact_line("Please phone us on 0161 496 0725.")
