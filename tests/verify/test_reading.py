@@ -258,6 +258,10 @@ def test_a_prefix_negation_of_a_short_verb_answers_a_negated_question() -> None:
             "business.",
         ),
         ("What if my payment doesn't go through?", "If all payment attempts fail, we pause it."),
+        (
+            "what happens to lost stuff nobody picks up?",
+            "Anything still unclaimed at the end of each week is donated to charity.",
+        ),
     ],
 )
 def test_a_word_that_states_a_negation_answers_a_negated_question(question: str, text: str) -> None:
@@ -355,3 +359,9 @@ def test_new_or_first_answers_a_question_about_what_was_never_done_before() -> N
     assert reading_conflict(question, [(limit, _chunk(limit))]) is None
     existing = "Online and app transfers to an existing payee: up to EUR 15,000 per day."
     assert reading_conflict(question, [(existing, _chunk(existing))]) is not None
+
+
+def test_under_united_and_unified_state_no_negation() -> None:
+    question = "What is not covered?"
+    for text in ("Items listed under section 4 are covered.", "The unified policy covers it."):
+        assert reading_conflict(question, [(text, _chunk(text))]) is not None

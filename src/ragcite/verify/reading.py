@@ -61,12 +61,14 @@ _ANSWERED_BY_NO = frozenset({"yes_no", "permission", "consequence"})
 _NEGATING_PREFIXES = ("un", "non", "dis", "in", "im")
 # Words that state a negation in one word: a course not finished on time is "overdue", a
 # driver no longer allowed to drive is "suspended from driving", a payment not made has
-# "failed". Not "lack" or a bare "suspended": "What has not been done …?" over "… lack …",
-# "What lake no longer has any silt?" over "… the lighter suspended load …".
+# "failed", property nobody picks up is "unclaimed" (un-…ed, un-…able: not "under…",
+# "unified", "united"). Not "lack" or a bare "suspended": "What has not been done …?" over
+# "… lack …", "What lake no longer has any silt?" over "… the lighter suspended load …".
 _NEGATIVE_STATES = re.compile(
     r"\b(?:overdue|miss(?:es|ed)|fail(?:s|ed|ure|ures)?|lapsed|expired|"
     r"(?:suspended|banned|barred|disqualified) from|prohibit(?:s|ed)?|forbid(?:s|den)?|"
-    r"refus(?:e|es|ed|al)|den(?:y|ies|ied)|revok(?:e|es|ed)|withh(?:old|olds|eld))\b",
+    r"refus(?:e|es|ed|al)|den(?:y|ies|ied)|revok(?:e|es|ed)|withh(?:old|olds|eld)|"
+    r"unpaid|un(?!der|ifi|ite|ion)[a-z]{2,}(?:ed|able|ible))\b",
     re.IGNORECASE,
 )
 # Not paying is said as "free": "How many friends can I bring in without paying?" over "…
