@@ -151,9 +151,11 @@ def local_data_dir(settings: Settings) -> Path:
 
 
 def make_embedder(settings: Settings) -> Embedder:
-    """MiniLM (the packaged int8 model, or `embed.model_path`), with a cache of recent texts."""
+    """MiniLM (the packaged int8 model, or `embed.model_path`; its threads spinning between
+    runs with `embed.spin_threads`), with a cache of recent texts."""
     path = settings.embed.model_path
-    return CachedEmbedder(MiniLMEmbedder(model_path=Path(path).expanduser() if path else None))
+    model = Path(path).expanduser() if path else None
+    return CachedEmbedder(MiniLMEmbedder(model_path=model, spinning=settings.embed.spin_threads))
 
 
 def make_reranker(settings: Settings, embedder: Embedder) -> Reranker:

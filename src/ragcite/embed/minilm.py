@@ -43,6 +43,7 @@ class MiniLMEmbedder:
         batch_tokens: int = BATCH_TOKENS,
         threads: int | None = None,
         model_path: Path | None = None,
+        spinning: bool = False,
     ) -> None:
         if batch_size < 1:
             raise ValueError(f"batch_size must be > 0, but got {batch_size}")
@@ -56,6 +57,7 @@ class MiniLMEmbedder:
         self.max_tokens = max_tokens
         self.batch_tokens = batch_tokens
         self.threads = threads
+        self.spinning = spinning
         self._model_path = model_path
         self._session: Any = None
         self._tokenizer: Any = None
@@ -70,7 +72,7 @@ class MiniLMEmbedder:
 
             path = self._model_path or _packaged_model_path()
             try:
-                session = cpu_session(path, self.threads)
+                session = cpu_session(path, self.threads, spinning=self.spinning)
             except Exception as exc:  # onnxruntime raises its own untyped errors
                 raise ModelError(f"could not load the embedding model {path}: {exc}") from None
             tokenizer = Tokenizer.from_str(
