@@ -54,6 +54,7 @@ def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragci
             "new payee: up to EUR 5,000 per day",
         ),
         (20, "what number do I ring for PALS?", "Phone: 01632 960 418"),
+        (20, "when do I have to pay the second lot of rent?", "Instalment 2: 35% of the total"),
     ],
 )
 def test_the_answer_is_quoted(

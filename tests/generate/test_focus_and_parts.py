@@ -11,6 +11,7 @@ from ragcite.generate.sentence_choice import (
     FEATURES,
     WindowSentence,
     choice_features,
+    label_fit,
     range_fit,
     row_fit,
     stems,
@@ -123,6 +124,16 @@ def test_a_sentence_fits_when_the_questions_number_falls_in_its_range() -> None:
     assert range_fit("Staff on grade 7 and above are not eligible.", "I'm on grade 8") == 1
     assert range_fit("Children 12 or under go free.", "Is my 15 year old free?") == 0
     assert range_fit(surcharge, "Do I have to pay anything extra?") == 0
+
+
+def test_a_labelled_line_fits_when_the_question_names_its_labels_number() -> None:
+    second = "Instalment 2: 35% of the total, due 10 January 2025"
+    third = "Instalment 3: 35% of the total, due 25 April 2025"
+    question = "when do I have to pay the second lot of rent?"
+    assert [label_fit(second, question), label_fit(third, question)] == [2, 0]
+    assert label_fit("Above $5,000: approved by the CFO.", "Who approves over $5,000?") == 2
+    assert label_fit("From $500 to $5,000: your head.", "Who approves over $5,000?") == 0
+    assert label_fit("Payment is due on the 2nd of each month.", "the second payment?") == 0
 
 
 def test_the_sentence_after_the_best_match_that_covers_the_rest_of_the_question() -> None:

@@ -48,6 +48,7 @@ from ragcite.generate.sentence_choice import (
     WindowSentence,
     choice_scores,
     focused_row,
+    label_fit,
     range_fit,
     row_fit,
     stems,
@@ -246,7 +247,11 @@ class ExtractiveGenerator:
             chunk_words = sentence_words | heading_words[index] | faq
             coverage = len(query_words & chunk_words) / len(query_words) if query_words else 0.0
             score = 0.65 * float(sem) + 0.15 * coverage + 0.2 * chunk.composite_confidence
-            fit = row_fit(text, query) if is_table_row(text) else range_fit(text, query)
+            fit = (
+                row_fit(text, query)
+                if is_table_row(text)
+                else max(range_fit(text, query), label_fit(text, query))
+            )
             out.append(
                 Candidate(
                     index,
