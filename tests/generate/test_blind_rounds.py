@@ -55,6 +55,7 @@ def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragci
         ),
         (20, "what number do I ring for PALS?", "Phone: 01632 960 418"),
         (20, "when do I have to pay the second lot of rent?", "Instalment 2: 35% of the total"),
+        (20, "how much is a hot desk a month?", "Price: £189 per month."),
     ],
 )
 def test_the_answer_is_quoted(

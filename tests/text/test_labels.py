@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragcite.text.labels import label_of, labelled_by
+from ragcite.text.labels import clause_title, label_of, labelled_by
 from ragcite.text.sentences import split_sentences
 
 
@@ -65,3 +65,26 @@ def test_a_wrapped_line_and_a_list_item_keep_their_label() -> None:
         "Tier A: answered by a senior agent, who may\n  escalate at once."
     )
     assert hangs["Calls are not recorded."] == "Tier B: answered by the queue."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "title"),
+    [
+        ("1.1 Hot Desk.", "Hot Desk"),
+        ("3. Fees and Payment.", "Fees and Payment"),
+        ("12.3 Termination.", "Termination"),
+        ("1.1 hot desk.", ""),
+        ("8.2 Dedicated Desk memberships have a minimum term of 3 months.", ""),
+        ("Hot Desk.", ""),
+    ],
+)
+def test_a_numbered_clauses_title_is_its_own_sentence(sentence: str, title: str) -> None:
+    assert clause_title(sentence) == title
+
+
+def test_the_sentences_after_a_clause_title_on_its_line_hang_from_it() -> None:
+    text = (
+        "1.1 Hot Desk. Price: £189 per month. Use of any free desk.\n"
+        "1.2 Dedicated Desk. Price: £295 per month."
+    )
+    assert labelled_by(text, split_sentences(text)) == [None, 0, 0, None, 3]

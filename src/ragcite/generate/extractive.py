@@ -57,7 +57,7 @@ from ragcite.generate.statements import about_its_label, claim_sentences
 from ragcite.models import DraftAnswer, DraftCitation, DraftClaim, SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.rerank.sentence_similarity import sentence_in_context
-from ragcite.text.labels import label_of
+from ragcite.text.labels import line_label
 from ragcite.text.sentence_forms import one_line
 from ragcite.text.short_forms import spell_out
 from ragcite.text.table_rows import is_table_row
@@ -235,7 +235,7 @@ class ExtractiveGenerator:
             for (i, position, _, _, text), sem in zip(found, semantic, strict=True)
         ]
         labelled = [
-            w | stems(label_of(q.text)) if q is not None and q.is_label else w
+            w | stems(line_label(q.text)) if q is not None and q.is_label else w
             for w, q in zip(own, asked, strict=True)
         ]
         choice = choice_scores(query, window, own=labelled)

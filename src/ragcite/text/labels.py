@@ -16,6 +16,9 @@ lead-in and an FAQ's answer from its question.
     >>> from ragcite.text.sentences import split_sentences
     >>> labelled_by(text, split_sentences(text))
     [None, 0, None]
+
+So does a numbered clause's title that stands as its own sentence ("1.1 Hot Desk. Price:
+£189 per month."): the price is the hot desk's.
 """
 
 from __future__ import annotations
@@ -30,6 +33,13 @@ from ragcite.text.sentences import begins_line
 # time ("10:30") or an address ("https://").
 _LABEL = re.compile(r"[*_]*(?P<label>[A-Z][^\n:.?!;]{0,39}?)[*_]*:[*_]*[ \t]+\S")
 _MAX_LABEL_WORDS = 5
+# A numbered clause's title standing as its own sentence at the start of a line, the
+# clause's text following on that line ("1.1 Hot Desk. Price: £189 per month."): one to
+# four capitalised words after the clause number.
+_CLAUSE_TITLE = re.compile(
+    r"\s*\d+(?:\.\d+)*\.?\s+(?P<label>[A-Z][\w'’&/-]*(?:\s+(?:[A-Z&][\w'’&/-]*|and|of|or)){0,3})"
+    r"\.\s*"
+)
 
 
 def label_of(sentence: str) -> str:
@@ -40,6 +50,19 @@ def label_of(sentence: str) -> str:
     return match.group("label").strip()
 
 
+def clause_title(sentence: str) -> str:
+    """The title of a numbered clause when `sentence` is only that ("Hot Desk" of "1.1 Hot
+    Desk."), or ""."""
+    match = _CLAUSE_TITLE.fullmatch(sentence)
+    return match.group("label") if match else ""
+
+
+def line_label(sentence: str) -> str:
+    """What governs the sentences after `sentence` on its line: its label (`label_of`) or,
+    for a numbered clause's title, the title (`clause_title`); "" when neither."""
+    return label_of(sentence) or clause_title(sentence)
+
+
 def labelled_by(text: str, spans: Sequence[tuple[int, int]]) -> list[int | None]:
     """For each sentence span of `text`, the index of the labelled sentence opening its
     line that it follows, or None (the labelled sentence itself, a sentence opening a line,
@@ -48,7 +71,7 @@ def labelled_by(text: str, spans: Sequence[tuple[int, int]]) -> list[int | None]
     label: int | None = None
     for index, (start, end) in enumerate(spans):
         if begins_line(text, start):
-            label = index if label_of(text[start:end]) else None
+            label = index if line_label(text[start:end]) else None
             out.append(None)
         else:
             out.append(label)
