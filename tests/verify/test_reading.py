@@ -365,3 +365,11 @@ def test_under_united_and_unified_state_no_negation() -> None:
     question = "What is not covered?"
     for text in ("Items listed under section 4 are covered.", "The unified policy covers it."):
         assert reading_conflict(question, [(text, _chunk(text))]) is not None
+
+
+def test_an_opposite_in_the_askers_situation_is_not_asked() -> None:
+    due = "New starters must complete the course within their first 4 weeks."
+    situation = "I only started last week, when do I need to have the training done by?"
+    assert reading_conflict(situation, [(due, _chunk(due))]) is None
+    asked = "When is the last course due?"
+    assert reading_conflict(asked, [(due, _chunk(due))]) is not None

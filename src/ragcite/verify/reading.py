@@ -141,8 +141,11 @@ def quote_window(quote: str, chunk: SourceChunk) -> Window:
 def opposite_pair(question: str, window_text: str) -> tuple[str, str] | None:
     """(question word, its opposite) when the window holds the opposite of a question
     word and neither the word itself nor a question that names both ("smallest" asked,
-    "biggest" said); None otherwise."""
-    asked, there = set(words(question)), set(words(window_text))
+    "biggest" said); None otherwise. The asker's situation before the question proper is
+    not asked ("I only started last week, when is the training due?" over "in your first
+    month")."""
+    asked = set(words(question[len(leading_statement(question)) :]))
+    there = set(words(window_text))
     for word in sorted(asked - there):
         said = sorted((_OPPOSITE.get(word, set()) & there) - asked)
         if said:
