@@ -91,3 +91,14 @@ def test_spell_out_reads_acronyms_shortenings_and_verbs_together() -> None:
     assert spell_out("Can I come back to prod after a PO?", passages) == (
         "Can I return to production after a Purchase Order?"
     )
+
+
+def test_everyday_shortenings_of_care_and_leave_are_read_in_full() -> None:
+    vets = ["Annual cat booster vaccination: £55.", "Maternity leave is up to 52 weeks."]
+    assert expand_short_forms("How much is my cat's booster jab?", vets) == (
+        "How much is my cat's booster vaccination?"
+    )
+    assert expand_short_forms("Am I paid on mat leave?", vets) == "Am I paid on maternity leave?"
+    assert expand_short_forms("Is the mat washable?", ["Each mat is washable."]) == (
+        "Is the mat washable?"
+    )
