@@ -71,6 +71,8 @@ def test_a_contractions_rest_and_a_word_for_details_are_no_topic() -> None:
         "email",
         "customer",
     ]
+    # "my money" back is the refund the passage names
+    assert "money" not in topic_words("I sent my return last week, when will I get my money?")
 
 
 def test_a_time_of_day_is_no_topic() -> None:
