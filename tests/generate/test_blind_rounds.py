@@ -1,15 +1,19 @@
-"""Blind rounds 16-20, end to end: documents written for the check by people who never saw
+"""Blind rounds 16-22, end to end: documents written for the check by people who never saw
 the code (a tenant handbook in PDF, a library policy in DOCX, an on-call guide in Markdown;
 a dental clinic's page in HTML, a home contents policy in DOCX, warehouse safety rules in
 text; bank account terms in PDF, a food bank's volunteer handbook in Markdown, a council's
 recycling guide in DOCX; a summer camp handbook in PDF, an IT acceptable-use policy in
 Markdown, car rental terms in HTML; a hospital visitor guide in DOCX, co-working terms in
-text, student accommodation rules in PDF: tests/data/blind_rounds/), each round in its own
-store, asked in the users' words. Each case failed before its fix: an exact quote from a
-low-ranked passage degraded to "no verified answer", a table row whose label the question
-names just under the relevance floor, "respond" where the table writes "Acknowledge",
-"never … before" said as "new", a phone line after the sentence that answers, and
-questions asking for a phone number or a name answered by sentences that give neither."""
+text, student accommodation rules in PDF; a vet's client terms in Markdown, a parental leave
+policy in PDF, a shop's delivery and returns page in HTML; a sports club handbook in DOCX, a
+data retention policy in text, a parking permit guide in Markdown: tests/data/blind_rounds/),
+each round in its own store, asked in the users' words. Each case failed before its fix: an
+exact quote from a low-ranked passage degraded to "no verified answer", a table row whose
+label or range the question names just under the relevance floor, "respond" where the table
+writes "Acknowledge", "never … before" said as "new", a phone line after the sentence that
+answers, "the second" instalment, a clause title opening its line, "jab" for vaccination,
+"my money" for the refund, and questions asking for a phone number or a name answered by
+sentences that give neither."""
 
 from __future__ import annotations
 
@@ -28,7 +32,7 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "blind_rounds"
 @pytest.fixture(scope="module")
 def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragcite]]:
     opened: dict[int, Ragcite] = {}
-    for number in (16, 17, 18, 19, 20):
+    for number in (16, 17, 18, 19, 20, 21, 22):
         path = tmp_path_factory.mktemp(f"round{number}") / "store.db"
         rag = Ragcite.open(load_settings(store_path=path, overrides={"cache.enabled": False}))
         assert rag.ingest([DATA / f"round{number}"]).added == 3
@@ -56,6 +60,9 @@ def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragci
         (20, "what number do I ring for PALS?", "Phone: 01632 960 418"),
         (20, "when do I have to pay the second lot of rent?", "Instalment 2: 35% of the total"),
         (20, "how much is a hot desk a month?", "Price: £189 per month."),
+        (21, "how much is my cat's yearly booster jab?", "Annual cat booster"),
+        (21, "I posted my return last week, when will I get my money?", "process your refund"),
+        (22, "I'm 22, how much is a year's membership if I pay it all upfront?", "£240"),
     ],
 )
 def test_the_answer_is_quoted(

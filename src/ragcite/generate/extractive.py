@@ -68,10 +68,12 @@ _DUPLICATE_SIMILARITY = 0.92
 # A question that names several rows' labels of one table ("the response time for Standard,
 # Priority and Critical") is answered from each of them.
 _LABEL_NAMED = 2
-# A table row whose label the question says ("How fast do I need to respond to a SEV3?" over
-# "SEV3 — … Acknowledge within: 4 business hours") is relevant a little below the floor: the
-# question's words name it, however short the row's cells are against the question.
-_LABEL_NAMED_LEEWAY = 0.03
+# A sentence the question's words single out is relevant a little below the floor: a table
+# row whose label the question says ("How fast do I need to respond to a SEV3?" over "SEV3 —
+# … Acknowledge within: 4 business hours"), or a row or sentence whose range holds the
+# question's number ("I'm 22" in "Young adult (18–25) — Annual (paid in full): £240"),
+# however short its cells are against the question.
+_FIT_LEEWAY = 0.03
 # More is not better: on the demo questions, citing every sentence within 0.15 of the best
 # (or its next sentence at half the best's probability) added claims that did not answer.
 _EXTRA_CHOICE = 0.6
@@ -271,12 +273,9 @@ class ExtractiveGenerator:
 
 
 def _relevance(candidates: list[Candidate]) -> float:
-    """The best score, a row whose label the question names counting `_LABEL_NAMED_LEEWAY`
-    more (0 without candidates)."""
-    return max(
-        (c.score + (_LABEL_NAMED_LEEWAY if c.fit == _LABEL_NAMED else 0.0) for c in candidates),
-        default=0.0,
-    )
+    """The best score, a sentence the question singles out (`Candidate.fit`) counting
+    `_FIT_LEEWAY` more (0 without candidates)."""
+    return max((c.score + (_FIT_LEEWAY if c.fit else 0.0) for c in candidates), default=0.0)
 
 
 def _spelled_out(query: str, chunks: list[SourceChunk]) -> str:
