@@ -12,8 +12,8 @@ exact quote from a low-ranked passage degraded to "no verified answer", a table 
 label or range the question names just under the relevance floor, "respond" where the table
 writes "Acknowledge", "never … before" said as "new", a phone line after the sentence that
 answers, "the second" instalment, a clause title opening its line, "jab" for vaccination,
-"my money" for the refund, and questions asking for a phone number or a name answered by
-sentences that give neither."""
+"my money" for the refund, and questions asking for a phone number, a name or a price
+answered by sentences that give none."""
 
 from __future__ import annotations
 
@@ -85,9 +85,11 @@ def test_the_answer_is_quoted(
         # the IT service desk's number, beside the officer's email, is not the officer's
         (19, "what's the phone number for the data protection officer?", "a phone number"),
         (20, "what's the name of the community manager at the Foundry?", "name no one"),
+        (20, "how much is a weekly parking pass at the hospital?", "state no price"),
+        (20, "how much does the bedside TV cost per day?", "state no price"),
     ],
 )
-def test_a_sentence_that_gives_no_number_or_name_is_declined(
+def test_a_sentence_that_gives_no_number_name_or_price_is_declined(
     rounds: dict[int, Ragcite], number: int, question: str, reason: str
 ) -> None:
     response = rounds[number].ask(question)

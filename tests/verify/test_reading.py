@@ -11,6 +11,7 @@ from ragcite.train.reading_features import READING_FEATURES, reading_features
 from ragcite.verify.answer_types import type_spans
 from ragcite.verify.reading import (
     gives_no_contact,
+    gives_no_price,
     names_no_one,
     negated_in_quote,
     quote_window,
@@ -373,3 +374,38 @@ def test_an_opposite_in_the_askers_situation_is_not_asked() -> None:
     assert reading_conflict(situation, [(due, _chunk(due))]) is None
     asked = "When is the last course due?"
     assert reading_conflict(asked, [(due, _chunk(due))]) is not None
+
+
+@pytest.mark.parametrize(
+    ("question", "without", "with_it"),
+    [
+        (
+            "How much does Premium membership cost a month?",
+            "Premium members get 2 free guest passes each month.",
+            "Premium membership costs £49 a month.",
+        ),
+        (
+            "How much is a weekly parking pass at the hospital?",
+            "Weekly and season passes are available from the Car Park Office.",
+            "Parking for blue badge holders is free.",
+        ),
+        (
+            "What's the fee for a replacement card?",
+            "Lost cards are replaced within 5 working days.",
+            "A replacement card costs 10 euros.",
+        ),
+    ],
+)
+def test_a_question_asking_a_price_needs_a_sentence_that_states_one(
+    question: str, without: str, with_it: str
+) -> None:
+    assert gives_no_price(question, [without])
+    conflict = reading_conflict(question, [(without, _chunk(without))])
+    assert conflict is not None and "no price" in conflict
+    assert not gives_no_price(question, [with_it])
+
+
+def test_how_much_of_something_else_asks_no_price() -> None:
+    quoted = ["You get 25 days of annual leave."]
+    assert not gives_no_price("How much leave do I get?", quoted)
+    assert not gives_no_price("How much notice do I need to give?", quoted)

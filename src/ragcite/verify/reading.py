@@ -96,6 +96,23 @@ _TIME_IN_WORDS = re.compile(
     r"\b(?:noon|midday|midnight|o'clock|24\s+hours|24/7|close\s+of\s+business)\b",
     re.IGNORECASE,
 )
+# A question asking what something costs ("How much does Premium membership cost a month?",
+# "What's the fee for a replacement card?", "How much is the permit?"), and a price a
+# sentence may state: an amount of money, or that it is free or included.
+_PRICE_ASKED = re.compile(
+    r"\bhow\s+much\s+(?:does|do|did|will|would)\b.*\bcost\b|"
+    r"\bhow\s+much\s+(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:fee|fees|charge|charges|price|cost|subscription|membership|permit|pass|ticket)s?\b|"
+    r"\bwhat(?:\s+is|['’]s|s)\s+the\s+(?:[\w-]+\s+)?(?:price|fee|cost|charge)\b",
+    re.IGNORECASE,
+)
+_PRICE_SAID = re.compile(
+    r"[$€£¥]\s?\d|\d[\d,.]*\s*(?:million|billion|thousand|m|bn|k)?\s*"
+    r"(?:EUR|USD|GBP|AUD|CAD|euros?|dollars?|pounds?|pence|p|cents?)\b|"
+    r"\bfree\b(?=\s*(?:[.,;:!?)]|$|(?:of|for|to|when|if|on|at|during|until|with)\b))|"
+    r"\bno\s+(?:extra\s+)?(?:charge|cost|fee)\b|\bincluded\b|\bat\s+no\s+(?:extra\s+)?cost\b",
+    re.IGNORECASE,
+)
 _WHO_IS = re.compile(
     r"^\s*(?:who\s+(?:is|are|was|were)\b|who['’]s\b|"
     r"what(?:\s+is|\s+are|['’]s|s)\s+(?:the\s+)?names?\s+of\b)",
@@ -247,6 +264,17 @@ def gives_no_contact(question: str, quoted: Sequence[str]) -> str | None:
     return kind
 
 
+def gives_no_price(question: str, quoted: Sequence[str]) -> bool:
+    """Whether a question asking what something costs ("How much does Premium membership
+    cost a month?") is met by sentences that state no price ("Premium members get 2 free
+    guest passes each month." states a count, and "free" of something else is still no
+    price of the membership: only an amount of money, "free" of the thing itself ("is
+    free", "free of charge", not "2 free guest passes"), "no charge" or "included" counts,
+    and a sentence holding one answers)."""
+    asked = question[len(leading_statement(question)) :]
+    return bool(_PRICE_ASKED.search(asked)) and not any(_PRICE_SAID.search(s) for s in quoted)
+
+
 def _gives_time(sentence: str) -> bool:
     """Whether `sentence` gives a time of day ("no later than 9:30am", "07:00", "noon")."""
     return bool(_TIME_IN_WORDS.search(sentence)) or any(q.time_of_day for q in quantities(sentence))
@@ -306,6 +334,11 @@ def _conflict(question: str, windows: list[Window]) -> str | None:
         return (
             "Not answered: the question asks what time, and the quoted passages give no "
             "time of day; the closest sources are shown."
+        )
+    if gives_no_price(question, sentences):
+        return (
+            "Not answered: the question asks what it costs, and the quoted passages state no "
+            "price; the closest sources are shown."
         )
     contact = gives_no_contact(question, sentences)
     if contact is not None:
