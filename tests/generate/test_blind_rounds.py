@@ -87,6 +87,13 @@ def test_the_answer_is_quoted(
         (20, "what's the name of the community manager at the Foundry?", "name no one"),
         (20, "how much is a weekly parking pass at the hospital?", "state no price"),
         (20, "how much does the bedside TV cost per day?", "state no price"),
+        (19, "is there a fee if I drop the car off at a different branch?", "state no price"),
+        (19, "is there a discount at camp if I book all eight weeks?", "state no price"),
+        (
+            22,
+            "what's the name of the person who is the Data Protection Lead?",
+            "name no one",
+        ),
     ],
 )
 def test_a_sentence_that_gives_no_number_name_or_price_is_declined(

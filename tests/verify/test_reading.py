@@ -409,3 +409,22 @@ def test_how_much_of_something_else_asks_no_price() -> None:
     quoted = ["You get 25 days of annual leave."]
     assert not gives_no_price("How much leave do I get?", quoted)
     assert not gives_no_price("How much notice do I need to give?", quoted)
+
+
+def test_a_question_asking_for_a_name_is_not_answered_by_a_title() -> None:
+    question = "What's the name of the kennel manager?"
+    title = "Complaints: please write to the Head of Kennels at manager@example.co.uk."
+    assert names_no_one(question, [title])
+    assert not names_no_one(question, ["The kennel manager is Dana Whitfield."])
+    # "Who is …?" is answered by a title
+    assert not names_no_one("Who handles complaints?", [title])
+
+
+def test_is_there_a_fee_asks_a_price() -> None:
+    question = "Is there a fee if I drop the car off at a different branch?"
+    assert gives_no_price(question, ["Return the car to the branch you collected it from."])
+    assert not gives_no_price(question, ["One-way rentals cost £45."])
+    assert gives_no_price(
+        "Is there a discount for booking all eight weeks?", ["Camp runs 8 weeks."]
+    )
+    assert not gives_no_price("Is there a discount for siblings?", ["Siblings get 10% off."])

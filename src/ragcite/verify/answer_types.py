@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from ragcite.text.stems import stem
 from ragcite.text.words import words
 
 _NUMBER_WORDS = (
@@ -152,6 +153,28 @@ def names_someone_new(sentence: str, question: str) -> bool:
     asked = {w.removesuffix("s") for w in words(question)}
     roles = (m.group(0).lower().removesuffix("s") for m in _ROLE.finditer(sentence))
     return any(r not in asked for r in roles)
+
+
+# A run of capitalised words, "of", "and" or "&" allowed inside ("Head of Kennels").
+_CAPITALISED_RUN = re.compile(r"[A-Z][\w'’-]*(?:\s+(?:(?:of|and|&|for)\s+)?[A-Z][\w'’-]*)*")
+
+
+def names_a_person(sentence: str, question: str) -> bool:
+    """Whether `sentence` gives a name the question does not: a run of capitalised words
+    (not the sentence's first word alone) with no role word in it and not the question's
+    own words. "Dana Whitfield" is a name; "Head of Kennels", "the Operations Manager" are
+    titles ("What's the name of the kennel manager?" asks for a name, which a title is not).
+    """
+    asked = {stem(w) for w in words(question)}
+    for match in _CAPITALISED_RUN.finditer(sentence):
+        run = match.group(0)
+        if match.start() == len(sentence) - len(sentence.lstrip()) and " " not in run:
+            continue  # the sentence's first word, capitalised as every first word is
+        if _ROLE.search(run):
+            continue
+        if any(stem(w) not in asked for w in words(run)):
+            return True
+    return False
 
 
 def type_spans(kind: str, sentence: str) -> list[str]:

@@ -27,7 +27,7 @@ from ragcite.text.sentences import split_sentences
 from ragcite.text.stems import stem
 from ragcite.text.table_rows import is_table_row
 from ragcite.text.words import STOPWORDS, content_stems, content_words, words
-from ragcite.verify.answer_types import names_someone_new
+from ragcite.verify.answer_types import names_a_person, names_someone_new
 from ragcite.verify.support.quantities import quantities
 
 NEGATION = re.compile(
@@ -96,11 +96,15 @@ _TIME_IN_WORDS = re.compile(
     r"\b(?:noon|midday|midnight|o'clock|24\s+hours|24/7|close\s+of\s+business)\b",
     re.IGNORECASE,
 )
+_NAME_OF = re.compile(r"\bnames?\s+of\b", re.IGNORECASE)
 # A question asking what something costs ("How much does Premium membership cost a month?",
-# "What's the fee for a replacement card?", "How much is the permit?"), and a price a
-# sentence may state: an amount of money, or that it is free or included.
+# "What's the fee for a replacement card?", "How much is the permit?", "Is there a fee if I
+# drop the car off at another branch?"), and a price a sentence may state: an amount of
+# money, a percentage, or that it is free or included.
 _PRICE_ASKED = re.compile(
-    r"\bhow\s+much\s+(?:does|do|did|will|would)\b.*\bcost\b|"
+    r"\bhow\s+much\s+(?:does|do|did|will|would)\b.*\b(?:cost|charge)\b|"
+    r"^\s*(?:is|are)\s+there\s+(?:a|an|any)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:fee|charge|cost|price|discount)s?\b|"
     r"\bhow\s+much\s+(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,2}?"
     r"(?:fee|fees|charge|charges|price|cost|subscription|membership|permit|pass|ticket)s?\b|"
     r"\bwhat(?:\s+is|['’]s|s)\s+the\s+(?:[\w-]+\s+)?(?:price|fee|cost|charge)\b",
@@ -110,7 +114,8 @@ _PRICE_SAID = re.compile(
     r"[$€£¥]\s?\d|\d[\d,.]*\s*(?:million|billion|thousand|m|bn|k)?\s*"
     r"(?:EUR|USD|GBP|AUD|CAD|euros?|dollars?|pounds?|pence|p|cents?)\b|"
     r"\bfree\b(?=\s*(?:[.,;:!?)]|$|(?:of|for|to|when|if|on|at|during|until|with)\b))|"
-    r"\bno\s+(?:extra\s+)?(?:charge|cost|fee)\b|\bincluded\b|\bat\s+no\s+(?:extra\s+)?cost\b",
+    r"\bno\s+(?:extra\s+)?(?:charge|cost|fee)\b|\bincluded\b|\bat\s+no\s+(?:extra\s+)?cost\b|"
+    r"\d\s?%|\bper\s?cent\b|\bhalf\s+price\b",
     re.IGNORECASE,
 )
 _WHO_IS = re.compile(
@@ -239,9 +244,13 @@ def names_no_one(question: str, quoted: Sequence[str]) -> bool:
     """Whether a "Who is …?" question is met by sentences that name no person or role
     besides those the question names ("Who is the Data Protection Officer?" over "… the
     Data Protection Officer decides whether …"): they mention who is asked about, not
-    who it is."""
-    if not _WHO_IS.search(question[len(leading_statement(question)) :]):
+    who it is. A question asking for someone's name is met only by a name, not by a title
+    ("What's the name of the kennel manager?" over "… write to the Head of Kennels …")."""
+    asked = question[len(leading_statement(question)) :]
+    if not _WHO_IS.search(asked):
         return False
+    if _NAME_OF.search(asked):
+        return not any(names_a_person(sentence, question) for sentence in quoted)
     return not any(names_someone_new(sentence, question) for sentence in quoted)
 
 
