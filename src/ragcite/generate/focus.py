@@ -199,6 +199,12 @@ def leading_statement(question: str) -> str:
     return found.group(0)
 
 
+def question_proper(question: str) -> str:
+    """`question` without the asker's situation before it (`leading_statement`): "can I have
+    more time?" of "I have dyslexia – can I have more time?"."""
+    return question[len(leading_statement(question)) :]
+
+
 def question_focus(question: str) -> str:
     """The kind of answer `question` asks for: one of `FOCI`, read after a leading
     condition ("If …, can I …?").

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from ragcite.generate.bridge import PRONOUNS, points_back
-from ragcite.generate.focus import leading_statement, question_focus, states_focus
+from ragcite.generate.focus import question_focus, question_proper, states_focus
 from ragcite.generate.sentence_choice import stems
 from ragcite.models import SourceChunk
 from ragcite.text.contacts import CONTACT_WORDS, asked_contact, gives_contact, is_contact_line
@@ -302,7 +302,7 @@ def gives_the_contact(
     sentence ("Phone: 01632 960 418" after "PALS is open from 09:00 to 16:30" for "What
     number do I ring for PALS?"; not "IT Service Desk: 0161 496 0725" for the data
     protection officer's number)."""
-    kind = asked_contact(query[len(leading_statement(query)) :])
+    kind = asked_contact(question_proper(query))
     if kind is None or any(gives_contact(kind, c.text) for c in chosen):
         return None
     topic = content_stems(query) - CONTACT_WORDS

@@ -28,8 +28,9 @@ import numpy.typing as npt
 from ragcite.generate.focus import focus_match, question_focus
 from ragcite.learn.model import LearnedModel, load_models, require_features
 from ragcite.text.labels import label_of
+from ragcite.text.ordinals import ORDINALS
 from ragcite.text.table_rows import CELL_SEPARATOR, LABEL_SEPARATOR, is_table_row, row_cells
-from ragcite.text.words import QUESTION_STOPWORDS, content_words
+from ragcite.text.words import QUESTION_STOPWORDS, content_words, words
 
 FEATURES = (
     "sem",
@@ -187,14 +188,6 @@ def range_fit(sentence: str, question: str) -> int:
     return 0
 
 
-_ORDINALS = {
-    word: float(n)
-    for n, word in enumerate(
-        "first second third fourth fifth sixth seventh eighth ninth tenth".split(), start=1
-    )
-}
-
-
 def label_fit(sentence: str, question: str) -> int:
     """2, as for a table row whose label the question says, when the label opening a line
     holds one number and the question names it, in digits or as an ordinal ("the second lot
@@ -207,10 +200,7 @@ def label_fit(sentence: str, question: str) -> int:
     numbers = _amounts(label_of(sentence))
     if len(numbers) != 1:
         return 0
-    asked = set(_amounts(question))
-    asked |= {
-        _ORDINALS[w] for w in (t.strip("?,.!") for t in question.lower().split()) if w in _ORDINALS
-    }
+    asked = set(_amounts(question)) | {ORDINALS[w] for w in words(question) if w in ORDINALS}
     return 2 if numbers[0] in asked else 0
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ragcite.generate.focus import leading_statement, question_focus
+from ragcite.generate.focus import leading_statement, question_focus, question_proper
 from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.text.contacts import asked_contact, gives_contact
@@ -76,10 +76,8 @@ _NEGATIVE_STATES = re.compile(
 _UNPAID_ASKED = re.compile(
     r"\b(?:without|not|n't|no)\s+(?:\w+\s+)?(?:pay\w*|charg\w*|cost\w*|fees?)\b", re.IGNORECASE
 )
-_FREE_SAID = re.compile(
-    r"\b(?:free|complimentary|no\s+(?:extra\s+)?(?:charge|cost|fee)|at\s+no\s+(?:extra\s+)?cost)\b",
-    re.IGNORECASE,
-)
+_NO_CHARGE = r"no\s+(?:extra\s+)?(?:charge|cost|fee)|at\s+no\s+(?:extra\s+)?cost"
+_FREE_SAID = re.compile(rf"\b(?:free|complimentary|{_NO_CHARGE})\b", re.IGNORECASE)
 # "Never … before" is said as "new" or "first": "How much can I send to someone I've never
 # paid before?" over "Online transfers to a new payee: up to EUR 5,000 per day."
 _NEVER_BEFORE = re.compile(r"\bnever\s+(?:[\w'’]+\s+){0,3}?before\b", re.IGNORECASE)
@@ -114,7 +112,7 @@ _PRICE_SAID = re.compile(
     r"[$€£¥]\s?\d|\d[\d,.]*\s*(?:million|billion|thousand|m|bn|k)?\s*"
     r"(?:EUR|USD|GBP|AUD|CAD|euros?|dollars?|pounds?|pence|p|cents?)\b|"
     r"\bfree\b(?=\s*(?:[.,;:!?)]|$|(?:of|for|to|when|if|on|at|during|until|with)\b))|"
-    r"\bno\s+(?:extra\s+)?(?:charge|cost|fee)\b|\bincluded\b|\bat\s+no\s+(?:extra\s+)?cost\b|"
+    rf"\b(?:{_NO_CHARGE}|included)\b|"
     r"\d\s?%|\bper\s?cent\b|\bhalf\s+price\b",
     re.IGNORECASE,
 )
@@ -166,7 +164,7 @@ def opposite_pair(question: str, window_text: str) -> tuple[str, str] | None:
     "biggest" said); None otherwise. The asker's situation before the question proper is
     not asked ("I only started last week, when is the training due?" over "in your first
     month")."""
-    asked = set(words(question[len(leading_statement(question)) :]))
+    asked = set(words(question_proper(question)))
     there = set(words(window_text))
     for word in sorted(asked - there):
         said = sorted((_OPPOSITE.get(word, set()) & there) - asked)
@@ -246,7 +244,7 @@ def names_no_one(question: str, quoted: Sequence[str]) -> bool:
     Data Protection Officer decides whether …"): they mention who is asked about, not
     who it is. A question asking for someone's name is met only by a name, not by a title
     ("What's the name of the kennel manager?" over "… write to the Head of Kennels …")."""
-    asked = question[len(leading_statement(question)) :]
+    asked = question_proper(question)
     if not _WHO_IS.search(asked):
         return False
     if _NAME_OF.search(asked):
@@ -267,7 +265,7 @@ def gives_no_contact(question: str, quoted: Sequence[str]) -> str | None:
     """What a question asking for a phone number, an email or a web address asks for ("a
     phone number") when the quoted sentences hold none ("… contact the Australian Financial
     Complaints Authority (AFCA)." for "What's the phone number for AFCA?"); None otherwise."""
-    kind = asked_contact(question[len(leading_statement(question)) :])
+    kind = asked_contact(question_proper(question))
     if kind is None or any(gives_contact(kind, s) for s in quoted):
         return None
     return kind
@@ -280,8 +278,9 @@ def gives_no_price(question: str, quoted: Sequence[str]) -> bool:
     price of the membership: only an amount of money, "free" of the thing itself ("is
     free", "free of charge", not "2 free guest passes"), "no charge" or "included" counts,
     and a sentence holding one answers)."""
-    asked = question[len(leading_statement(question)) :]
-    return bool(_PRICE_ASKED.search(asked)) and not any(_PRICE_SAID.search(s) for s in quoted)
+    if not _PRICE_ASKED.search(question_proper(question)):
+        return False
+    return not any(_PRICE_SAID.search(s) for s in quoted)
 
 
 def _gives_time(sentence: str) -> bool:

@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ragcite.text.ordinals import ORDINALS
+
 _UNITS = "one two three four five six seven eight nine".split()
 _TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen"
 NUMBER_WORDS: dict[str, float] = {
@@ -28,16 +30,7 @@ NUMBER_WORDS.update(
     {
         "hundred": 100,
         "dozen": 12,
-        "first": 1,
-        "second": 2,
-        "third": 3,
-        "fourth": 4,
-        "fifth": 5,
-        "sixth": 6,
-        "seventh": 7,
-        "eighth": 8,
-        "ninth": 9,
-        "tenth": 10,
+        **ORDINALS,
         "half": 0.5,
         "twice": 2,
         "double": 2,
