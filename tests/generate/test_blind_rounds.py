@@ -1,4 +1,4 @@
-"""Blind rounds 16-22, end to end: documents written for the check by people who never saw
+"""Blind rounds 16-22 and 27-28, end to end: documents written for the check by people who never saw
 the code (a tenant handbook in PDF, a library policy in DOCX, an on-call guide in Markdown;
 a dental clinic's page in HTML, a home contents policy in DOCX, warehouse safety rules in
 text; bank account terms in PDF, a food bank's volunteer handbook in Markdown, a council's
@@ -6,14 +6,17 @@ recycling guide in DOCX; a summer camp handbook in PDF, an IT acceptable-use pol
 Markdown, car rental terms in HTML; a hospital visitor guide in DOCX, co-working terms in
 text, student accommodation rules in PDF; a vet's client terms in Markdown, a parental leave
 policy in PDF, a shop's delivery and returns page in HTML; a sports club handbook in DOCX, a
-data retention policy in text, a parking permit guide in Markdown: tests/data/blind_rounds/),
+data retention policy in text, a parking permit guide in Markdown; a hospital guide in PDF,
+bike-share terms in HTML, a volunteer handbook in Markdown; warranty terms in text, library
+rules in PDF, a restaurant's booking policy in DOCX: tests/data/blind_rounds/),
 each round in its own store, asked in the users' words. Each case failed before its fix: an
 exact quote from a low-ranked passage degraded to "no verified answer", a table row whose
 label or range the question names just under the relevance floor, "respond" where the table
 writes "Acknowledge", "never … before" said as "new", a phone line after the sentence that
 answers, "the second" instalment, a clause title opening its line, "jab" for vaccination,
-"my money" for the refund, and questions asking for a phone number, a name or a price
-answered by sentences that give none."""
+"my money" for the refund, the asker's verb ("have to pay") or a phone number's label taken
+for the topic, a phone number in another passage or just under the floor, and questions
+asking for a phone number, a name or a price answered by sentences that give none."""
 
 from __future__ import annotations
 
@@ -32,7 +35,7 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "blind_rounds"
 @pytest.fixture(scope="module")
 def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragcite]]:
     opened: dict[int, Ragcite] = {}
-    for number in (16, 17, 18, 19, 20, 21, 22):
+    for number in (16, 17, 18, 19, 20, 21, 22, 27, 28):
         path = tmp_path_factory.mktemp(f"round{number}") / "store.db"
         rag = Ragcite.open(load_settings(store_path=path, overrides={"cache.enabled": False}))
         assert rag.ingest([DATA / f"round{number}"]).added == 3
@@ -63,6 +66,22 @@ def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragci
         (21, "how much is my cat's yearly booster jab?", "Annual cat booster"),
         (21, "I posted my return last week, when will I get my money?", "process your refund"),
         (22, "I'm 22, how much is a year's membership if I pay it all upfront?", "£240"),
+        # "pay" is how the asker puts it, not the topic
+        (16, "I lost a library book, what will I have to pay?", "$15 processing fee"),
+        (16, "can I push to prod on Friday afternoon?", "No production deploys after 15:00"),
+        # the PALS manager's line stands in another passage, the contacts list
+        (
+            27,
+            "what's the phone number for PALS? I want to raise a concern about my mum's care",
+            "01632 960 455",
+        ),
+        # "General enquiries: Library Help Desk, 01632 960 400": no word "phone"
+        (28, "what's the phone number for the library help desk?", "01632 960 400"),
+        (
+            28,
+            "what number do I ring to report my dishwasher has broken down?",
+            "0800 046 7721",
+        ),
     ],
 )
 def test_the_answer_is_quoted(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragcite.text.contacts import asked_contact, gives_contact, is_contact_line
+from ragcite.text.contacts import asked_contact, gives_contact, is_contact_line, wanted_contact
 
 
 @pytest.mark.parametrize(
@@ -42,3 +42,24 @@ def test_a_contact_line_is_labelled_as_one() -> None:
     assert is_contact_line("Email: pals@example.org")
     assert not is_contact_line("IT Service Desk: 0161 496 0725")
     assert not is_contact_line("Please phone us on 0161 496 0725.")
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Open 9am to 4.30pm.", "It costs £1.50.", "Fees rise in 2025.", "Call us within 48 hours."],
+)
+def test_a_time_an_amount_or_a_year_is_no_phone_number(sentence: str) -> None:
+    assert not gives_contact("a phone number", sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence", ["Dial 111 for advice.", "Call 0800 046 7721.", "(02) 9123 4567"]
+)
+def test_short_and_long_phone_numbers_are_phone_numbers(sentence: str) -> None:
+    assert gives_contact("a phone number", sentence)
+
+
+def test_who_do_i_ring_wants_a_phone_number_but_asks_for_none() -> None:
+    assert wanted_contact("Who do I ring if the chain snaps?") == "a phone number"
+    assert asked_contact("Who do I ring if the chain snaps?") is None
+    assert wanted_contact("What's the website?") == "a web address"

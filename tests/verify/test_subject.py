@@ -7,6 +7,7 @@ import pytest
 from ragcite.embed.cached import CachedEmbedder
 from ragcite.models import SourceChunk
 from ragcite.verify.subject import (
+    asker_verbs,
     circumstance_name,
     missing_subject,
     name_kinds,
@@ -274,3 +275,27 @@ def test_the_word_naming_the_answers_kind_is_not_asked_for(embedder: CachedEmbed
     assert missing_subject(rival, quotes, [players], embedder) == ["doubles"]
     # ... and "what is X?" asks about X itself.
     assert missing_subject("What is a sabbatical?", quotes, [players], embedder) == ["sabbatical"]
+
+
+def test_the_verb_after_the_asker_or_a_modal_is_how_the_asker_puts_it(
+    embedder: CachedEmbedder,
+) -> None:
+    """ "what will I have to pay?" over "charged the replacement cost": "pay" is the asker's
+    verb; "lost" and "book" still have to be there."""
+    assert asker_verbs("Can I push to prod on a Friday?") == {"push"}
+    assert asker_verbs("What will I have to pay?") >= {"pay"}
+    text = "Books lost are charged at the replacement cost plus a $15 processing fee."
+    quotes = [(text, _chunk(text))]
+    asked = "I lost a library book, what will I have to pay?"
+    assert missing_subject(asked, quotes, [quotes[0][1]], embedder) == []
+    unrelated = "What will I have to pay for parking?"
+    assert "parking" in missing_subject(unrelated, quotes, [quotes[0][1]], embedder)
+
+
+def test_a_phone_number_asked_for_needs_no_word_phone(embedder: CachedEmbedder) -> None:
+    """ "General enquiries: Library Help Desk, 01632 960 400" gives the number it is asked
+    for; whether a quote gives one is the contact check's to say."""
+    text = "General enquiries: Library Help Desk, 01632 960 400, library@example.ac.uk."
+    quotes = [(text, _chunk(text))]
+    asked = "What's the phone number for the library help desk?"
+    assert missing_subject(asked, quotes, [quotes[0][1]], embedder) == []

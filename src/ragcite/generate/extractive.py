@@ -47,6 +47,7 @@ from ragcite.generate.missing_parts import not_in_documents
 from ragcite.generate.sentence_choice import (
     WindowSentence,
     choice_scores,
+    contact_fit,
     focused_row,
     label_fit,
     range_fit,
@@ -74,6 +75,7 @@ _LABEL_NAMED = 2
 # question's number ("I'm 22" in "Young adult (18–25) — Annual (paid in full): £240"),
 # however short its cells are against the question.
 _FIT_LEEWAY = 0.03
+_CONTACT_LEEWAY = 0.1
 # More is not better: on the demo questions, citing every sentence within 0.15 of the best
 # (or its next sentence at half the best's probability) added claims that did not answer.
 _EXTRA_CHOICE = 0.6
@@ -254,6 +256,8 @@ class ExtractiveGenerator:
                 if is_table_row(text)
                 else max(range_fit(text, query), label_fit(text, query))
             )
+            around = f"{chunk.section_heading or ''} {line_label(text)}"
+
             out.append(
                 Candidate(
                     index,
@@ -267,15 +271,24 @@ class ExtractiveGenerator:
                     float(p),
                     asks=q.text if q is not None and q.is_question else "",
                     label=q.text if q is not None and q.is_label else "",
+                    contact=bool(contact_fit(text, query, around)),
                 )
             )
         return out
 
 
+def leeway(candidate: Candidate) -> float:
+    """How far below the relevance floor `candidate` still counts (`_FIT_LEEWAY`,
+    `_CONTACT_LEEWAY`)."""
+    if candidate.contact:
+        return _CONTACT_LEEWAY
+    return _FIT_LEEWAY if candidate.fit else 0.0
+
+
 def _relevance(candidates: list[Candidate]) -> float:
     """The best score, a sentence the question singles out (`Candidate.fit`) counting
     `_FIT_LEEWAY` more (0 without candidates)."""
-    return max((c.score + (_FIT_LEEWAY if c.fit else 0.0) for c in candidates), default=0.0)
+    return max((c.score + leeway(c) for c in candidates), default=0.0)
 
 
 def _spelled_out(query: str, chunks: list[SourceChunk]) -> str:

@@ -16,7 +16,7 @@ from ragcite.generate.bridge import PRONOUNS, points_back
 from ragcite.generate.focus import question_focus, question_proper, states_focus
 from ragcite.generate.sentence_choice import stems
 from ragcite.models import SourceChunk
-from ragcite.text.contacts import CONTACT_WORDS, asked_contact, gives_contact, is_contact_line
+from ragcite.text.contacts import CONTACT_WORDS, gives_contact, is_contact_line, wanted_contact
 from ragcite.text.labels import label_of
 from ragcite.text.table_rows import is_table_row
 from ragcite.text.words import content_stems
@@ -107,6 +107,7 @@ class Candidate:
     choice: float = 0.0  # probability that it holds the answer: decides which sentence
     asks: str = ""  # the FAQ question it answers, if any (not a list's lead-in)
     label: str = ""  # the labelled sentence opening its line, if it follows one
+    contact: bool = False  # gives the contact the question asks for (`contact_fit`)
 
 
 def leans_on(sentence: Candidate, previous: Candidate, focus: str, top: float) -> bool:
@@ -271,7 +272,8 @@ def closer_in_words(
 
 def rank(candidate: Candidate) -> float:
     """Relevance plus a share of the choice probability, and a table row's fit."""
-    return candidate.score + _CHOICE_WEIGHT * candidate.choice + _ROW_FIT * candidate.fit
+    fit = candidate.fit + candidate.contact
+    return candidate.score + _CHOICE_WEIGHT * candidate.choice + _ROW_FIT * fit
 
 
 def states_what_is_asked(
@@ -296,13 +298,14 @@ def gives_the_contact(
     query: str, chosen: list[Candidate], candidates: list[Candidate], floor: float
 ) -> Candidate | None:
     """For a question asking for a phone number, an email or a web address that no chosen
-    sentence gives, the best relevant (`floor`) sentence of the best one's passage that
-    gives it and is about what is asked: it shares a word of the question beyond the
-    contact's ("number", "phone"), or it is a bare contact line right after a chosen
+    sentence gives, the best relevant (`floor`) sentence that gives it and is about what is
+    asked: in any passage, it or its heading or label shares a word of the question beyond
+    the contact's ("number", "phone": `Candidate.contact`); in the best one's passage, it
+    may also be a bare contact line right after a chosen
     sentence ("Phone: 01632 960 418" after "PALS is open from 09:00 to 16:30" for "What
     number do I ring for PALS?"; not "IT Service Desk: 0161 496 0725" for the data
     protection officer's number)."""
-    kind = asked_contact(question_proper(query))
+    kind = wanted_contact(question_proper(query))
     if kind is None or any(gives_contact(kind, c.text) for c in chosen):
         return None
     topic = content_stems(query) - CONTACT_WORDS
@@ -315,9 +318,8 @@ def gives_the_contact(
     giving = [
         c
         for c in candidates
-        if c.chunk_id == chosen[0].chunk_id
-        and c.score >= floor
+        if c.score >= floor
         and gives_contact(kind, c.text)
-        and about_it(c)
+        and (c.contact or (c.chunk_id == chosen[0].chunk_id and about_it(c)))
     ]
     return max(giving, key=lambda c: c.score) if giving else None

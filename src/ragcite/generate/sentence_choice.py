@@ -25,12 +25,13 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
-from ragcite.generate.focus import focus_match, question_focus
+from ragcite.generate.focus import focus_match, question_focus, question_proper
 from ragcite.learn.model import LearnedModel, load_models, require_features
+from ragcite.text.contacts import CONTACT_WORDS, gives_contact, wanted_contact
 from ragcite.text.labels import label_of
 from ragcite.text.ordinals import ORDINALS
 from ragcite.text.table_rows import CELL_SEPARATOR, LABEL_SEPARATOR, is_table_row, row_cells
-from ragcite.text.words import QUESTION_STOPWORDS, content_words, words
+from ragcite.text.words import QUESTION_STOPWORDS, content_stems, content_words, words
 
 FEATURES = (
     "sem",
@@ -202,6 +203,23 @@ def label_fit(sentence: str, question: str) -> int:
         return 0
     asked = set(_amounts(question)) | {ORDINALS[w] for w in words(question) if w in ORDINALS}
     return 2 if numbers[0] in asked else 0
+
+
+def contact_fit(sentence: str, question: str, around: str = "") -> int:
+    """1 when the question asks for a phone number, email or web address (`wanted_contact`)
+    and `sentence` gives one and is about what is asked: the sentence or `around` (its
+    heading, its line's label) shares a word of the question beyond the contact's
+    ("report" in "To report a breakdown, call our Claims Line on 0800 046 7721" for "What
+    number do I ring to report my dishwasher has broken down?"), else 0.
+
+    >>> contact_fit("To report it, call 0800 046 7721.", "What number do I ring to report it?")
+    1
+    """
+    kind = wanted_contact(question_proper(question))
+    if kind is None or not gives_contact(kind, sentence):
+        return 0
+    topic = content_stems(question) - CONTACT_WORDS
+    return 1 if topic & content_stems(f"{around} {sentence}") else 0
 
 
 def choice_features(

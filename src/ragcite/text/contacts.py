@@ -31,6 +31,14 @@ _ASKS_FOR = (
     r"^\s*(?:what|which)(?:\s+(?:is|are)|['’]s|s)\s+(?:the\s+|your\s+|its\s+|their\s+)?"
     r"(?:[\w-]+\s+){0,2}?"
 )
+# A phone number: six digits or more in one run, spaced, dotted or bracketed ("01632 960 455",
+# "(02) 9123 4567"), or a short number after the word for calling it ("dial 111", "on
+# extension 4455"); not a time ("4.30pm"), an amount ("£1.50") or a year ("2025").
+_PHONE_NUMBER = re.compile(
+    r"\d(?:[\s().-]?\d){5,}|"
+    r"\b(?:call|ring|dial|phone|text|telephone|extension|ext|tel)\b[^.\d]{0,20}?\b\d{3,5}\b(?!\d|[.,:]\d|%)",
+    re.IGNORECASE,
+)
 _CONTACTS = (
     (
         "a phone number",
@@ -40,7 +48,7 @@ _CONTACTS = (
             r"(?:call|ring|phone|dial|text)\b",
             re.IGNORECASE,
         ),
-        re.compile(r"\d(?:[\s().-]?\d){2,}"),
+        _PHONE_NUMBER,
     ),
     (
         "an email address",
@@ -55,6 +63,27 @@ _CONTACTS = (
         re.compile(r"\bwww\.|https?://|\b[\w-]+\.(?:com|org|net|gov|edu|io|info)\b", re.IGNORECASE),
     ),
 )
+
+
+# "Who do I ring if …?", "Who should I call about …?": a phone number answers, but so may a
+# team or a role the passage names without one, so this is no reason to decline.
+_WHO_TO_RING = re.compile(
+    r"^\s*(?:who|what|which\s+\w+)\s+(?:do|should|can|shall)\s+(?:i|we|you)\s+"
+    r"(?:call|ring|phone|dial)\b",
+    re.IGNORECASE,
+)
+
+
+def wanted_contact(question: str) -> str | None:
+    """The kind of contact that answers `question` best: `asked_contact`'s, or a phone
+    number for "who do I ring?"; None otherwise.
+
+    >>> wanted_contact("Who do I ring if the chain snaps?")
+    'a phone number'
+    """
+    if _WHO_TO_RING.search(question):
+        return "a phone number"
+    return asked_contact(question)
 
 
 def asked_contact(question: str) -> str | None:

@@ -33,6 +33,7 @@ from ragcite.generate.focus import leading_statement, question_focus
 from ragcite.generate.lists import lead_ins
 from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import question_parts
+from ragcite.text.contacts import CONTACT_WORDS, asked_contact
 from ragcite.text.sentences import split_sentences
 from ragcite.text.short_forms import spell_out
 from ragcite.text.stems import stem
@@ -149,6 +150,15 @@ _CIRCUMSTANCE_NAME = re.compile(
     r"(?P<name>[A-Z][\w'’.&-]*(?:\s+[A-Z][\w'’.&-]*)*)[\s?.!]*$"
 )
 
+# The verb the asker would do it with, right after "I"/"we"/a modal or "have to" ("can I
+# push to prod", "can I spread the cost", "how many of us can sit with", "have I got to
+# query it"): how the asker puts it, not what the question is about; the passage says it
+# its own way ("deploys", "payment plan", "visitors per bed"). Excused like the asker's
+# situation: only when another topic word is there.
+_ASKER = frozenset("i we you they".split())
+_MODALS = frozenset("can could will would should must may might".split())
+_HAVE_TO = frozenset("have has had got".split())
+_ADVERBS = frozenset("still just also even ever really only not actually".split())
 Quote = tuple[str, SourceChunk]
 # A capitalised word after "the", "my", … and the lower-case word after it, ending the
 # phrase ("on the Standard plan?", "the Oak room for lunch"; not "the Board approve budgets").
@@ -201,6 +211,28 @@ def circumstance_name(question: str) -> set[str]:
         return set()
     found = _CIRCUMSTANCE_NAME.search(question)
     return set(words(found.group("name"))) if found else set()
+
+
+def asker_verbs(question: str) -> set[str]:
+    """The words in a verb's place after the asker, a modal or "have to" (`_ASKER`,
+    `_MODALS`, `_HAVE_TO`), an adverb between them skipped.
+
+    >>> sorted(asker_verbs("Can I push to prod on a Friday?"))
+    ['push']
+    """
+    tokens_ = words(question.lower())
+    found = set()
+    for i, word in enumerate(tokens_):
+        if word in _ASKER or word in _MODALS or word in _ADVERBS or word in STOPWORDS:
+            continue
+        j = i - 1
+        while j >= 0 and tokens_[j] in _ADVERBS:
+            j -= 1
+        before = tokens_[j] if j >= 0 else ""
+        after_to = before == "to" and j > 0 and tokens_[j - 1] in _HAVE_TO
+        if before in _ASKER or before in _MODALS or after_to:
+            found.add(word)
+    return found
 
 
 def name_kinds(question: str, known: set[str]) -> set[str]:
@@ -329,6 +361,8 @@ def _missing(
     the words around the quotes (`_around`), where a synonym must stand (read only when
     a word is missing)."""
     kinds = {stem(w) for w in answer_kind_words(question)}
+    if asked_contact(question):  # "phone", "number", "ring": the contact check reads them
+        kinds |= CONTACT_WORDS
     topics = topic_words(question)
     absent = [
         w
@@ -344,6 +378,7 @@ def _missing(
     absent = _excused(absent, topics, circumstance_name(question))
     absent = [w for w in absent if w not in name_kinds(question, known)]
     absent = _excused(absent, topics, set(words(leading_statement(question))))
+    absent = _excused(absent, topics, asker_verbs(question))
     if not absent:
         return []
     salient = [
