@@ -75,6 +75,11 @@ def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragci
             "what's the phone number for PALS? I want to raise a concern about my mum's care",
             "01632 960 455",
         ),
+        (
+            27,
+            "roughly how much will it cost me to park for about 3 hours while I visit?",
+            "£5.40",
+        ),
         # "General enquiries: Library Help Desk, 01632 960 400": no word "phone"
         (28, "what's the phone number for the library help desk?", "01632 960 400"),
         (

@@ -5,11 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from ragcite.generate.extractive import tightest_bands
 from ragcite.generate.focus import focus_match, question_focus
+from ragcite.generate.joining import Candidate
 from ragcite.generate.missing_parts import not_in_documents
 from ragcite.generate.sentence_choice import (
     FEATURES,
     WindowSentence,
+    band_bound,
     choice_features,
     label_fit,
     range_fit,
@@ -115,6 +118,26 @@ def test_a_rows_label_fits_the_amount_the_question_names() -> None:
     assert [
         row_fit(r, "If I get rated a 4, what pay increase should I expect?") for r in ratings
     ] == [0, 1]
+
+
+def test_a_bands_unit_of_time_is_read_and_the_tightest_band_answers() -> None:
+    """ "for about 3 hours" is no "Up to 30 minutes"; of "Up to 4 hours" and "Up to 24
+    hours", both holding it, the tighter one answers."""
+    rows = [
+        "Up to 30 minutes — Parking charge: Free",
+        "Up to 2 hours — Parking charge: £3.20",
+        "Up to 4 hours — Parking charge: £5.40",
+        "Up to 24 hours — Parking charge: £9.00",
+    ]
+    asked = "How much is it to park for about 3 hours?"
+    assert [row_fit(r, asked) for r in rows] == [0, 0, 1, 1]
+    assert [band_bound(r) for r in rows] == [30, 120, 240, 1440]
+    assert band_bound("Over 65 — Price: £20") == -65
+    assert band_bound("$1,001 to $10,000 — Approver: Department head") is None
+    candidates = [
+        Candidate(0, i, 0, r, r, "c1", 0.5, row_fit(r, asked)) for i, r in enumerate(rows)
+    ]
+    assert [c.fit for c in tightest_bands(candidates)] == [0, 0, 1, 0]
 
 
 def test_a_sentence_fits_when_the_questions_number_falls_in_its_range() -> None:

@@ -23,6 +23,8 @@ reimbursed."), never answered with a sentence about something else.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from ragcite.config import GenerateSettings
@@ -46,6 +48,7 @@ from ragcite.generate.lists import whole_list
 from ragcite.generate.missing_parts import not_in_documents
 from ragcite.generate.sentence_choice import (
     WindowSentence,
+    band_bound,
     choice_scores,
     contact_fit,
     focused_row,
@@ -274,7 +277,25 @@ class ExtractiveGenerator:
                     contact=bool(contact_fit(text, query, around)),
                 )
             )
-        return out
+        return tightest_bands(out)
+
+
+def tightest_bands(candidates: list[Candidate]) -> list[Candidate]:
+    """Of a passage's table rows whose open band holds the question's number ("3 hours" in
+    "Up to 4 hours" and in "Up to 24 hours"), only the tightest keeps its fit."""
+    bounds = {
+        id(c): bound
+        for c in candidates
+        if c.fit == 1 and is_table_row(c.text) and (bound := band_bound(c.text)) is not None
+    }
+    tightest: dict[int, float] = {}
+    for c in candidates:
+        if id(c) in bounds:
+            tightest[c.chunk_rank] = min(bounds[id(c)], tightest.get(c.chunk_rank, float("inf")))
+    return [
+        replace(c, fit=0) if id(c) in bounds and bounds[id(c)] > tightest[c.chunk_rank] else c
+        for c in candidates
+    ]
 
 
 def leeway(candidate: Candidate) -> float:

@@ -117,6 +117,51 @@ def _amounts(text: str) -> list[float]:
     return [float(m.group().replace(",", "")) for m in _AMOUNT.finditer(text)]
 
 
+# Units of time, in minutes: "3 hours" asked is no "Up to 30 minutes".
+_TIME_UNITS = {
+    **dict.fromkeys(("minute", "minutes", "min", "mins"), 1.0),
+    **dict.fromkeys(("hour", "hours", "hr", "hrs"), 60.0),
+    **dict.fromkeys(("day", "days"), 1440.0),
+    **dict.fromkeys(("week", "weeks"), 10080.0),
+    **dict.fromkeys(("month", "months"), 43800.0),
+    **dict.fromkeys(("year", "years"), 525600.0),
+}
+_TIMED_AMOUNT = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*([a-z]+)?", re.IGNORECASE)
+
+
+def _timed(text: str) -> list[tuple[float, float | None]]:
+    """Each number of `text` with its unit of time in minutes, when one follows it."""
+    return [
+        (float(m.group(1).replace(",", "")), _TIME_UNITS.get((m.group(2) or "").lower()))
+        for m in _TIMED_AMOUNT.finditer(text)
+    ]
+
+
+def _asked_in(question: str, label: str) -> list[float]:
+    """The question's numbers in the unit of time of the label's first number ("3 hours"
+    as 180 against "Up to 30 minutes"), or as written when either has no unit of time."""
+    bound = _timed(label)
+    unit = bound[0][1] if bound else None
+    return [v * u / unit if u and unit else v for v, u in _timed(question)]
+
+
+def band_bound(row: str) -> float | None:
+    """How wide a table row's open-ended band is, smaller being tighter: the bound of "Up
+    to 4 hours" (in minutes: 240), minus the bound of "Over 65" (-65); None for another
+    label. Of the rows whose band holds the question's number, the tightest answers."""
+    label = row.partition(LABEL_SEPARATOR)[0]
+    timed = _timed(label)
+    if len(timed) != 1:
+        return None
+    value, unit = timed[0]
+    value *= unit or 1.0
+    if _BELOW.match(label):
+        return value
+    if _ABOVE.match(label):
+        return -value
+    return None
+
+
 def _over_fit(label: str, over: list[float], bounds: list[float]) -> int:
     """1 when every amount over N is in the label's open range ("Over $50,000" holds all of
     "over $60,000"); a bounded range ("$1,001 to $10,000") never holds all of "over $5,000"."""
@@ -135,7 +180,7 @@ def row_fit(row: str, question: str) -> int:
     label = " ".join(row.partition(LABEL_SEPARATOR)[0].lower().split())
     if label and label in " ".join(question.lower().split()):
         return 2
-    asked, bounds = _amounts(question), _amounts(label)
+    asked, bounds = _asked_in(question, label), _amounts(label)
     if not asked or not bounds:
         return 0
     over = [float(m.group(1).replace(",", "")) for m in _OVER.finditer(question)]
