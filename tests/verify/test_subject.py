@@ -299,3 +299,19 @@ def test_a_phone_number_asked_for_needs_no_word_phone(embedder: CachedEmbedder) 
     quotes = [(text, _chunk(text))]
     asked = "What's the phone number for the library help desk?"
     assert missing_subject(asked, quotes, [quotes[0][1]], embedder) == []
+
+
+def test_missing_words_that_carry_the_topic_together_are_reported(
+    embedder: CachedEmbedder,
+) -> None:
+    """ "kennel" and "dog" each leave the other to say what is asked, so neither alone moves
+    the question far; together they do, and the delay cover does not answer it."""
+    text = (
+        "If your return is delayed for reasons outside your control, your cover is "
+        "automatically extended for up to 30 days at no extra cost."
+    )
+    quotes = [(text, _chunk(text, title="Travel insurance"))]
+    asked = (
+        "If our flight back is delayed, does the insurance cover the extra kennel fees for our dog?"
+    )
+    assert set(missing_subject(asked, quotes, [quotes[0][1]], embedder)) == {"kennel", "dog"}
