@@ -428,3 +428,13 @@ def test_is_there_a_fee_asks_a_price() -> None:
         "Is there a discount for booking all eight weeks?", ["Camp runs 8 weeks."]
     )
     assert not gives_no_price("Is there a discount for siblings?", ["Siblings get 10% off."])
+
+
+def test_how_much_extra_or_a_month_asks_a_price() -> None:
+    """ "How much extra does flood cover add?" and "how much a month is it?" ask what it
+    costs; "how much extra leave" asks for leave."""
+    flood = ["Flood Cover: covers damage caused by a river, creek or dam overflowing."]
+    assert gives_no_price("How much extra does flood cover add to my premium?", flood)
+    assert gives_no_price("How much a month is family membership?", ["Families may join."])
+    assert not gives_no_price("How much a month is family membership?", ["Family: £85.00"])
+    assert not gives_no_price("How much extra leave do I get?", ["You get 5 more days."])

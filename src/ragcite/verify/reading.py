@@ -105,7 +105,11 @@ _PRICE_ASKED = re.compile(
     r"(?:fee|charge|cost|price|discount)s?\b|"
     r"\bhow\s+much\s+(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,2}?"
     r"(?:fee|fees|charge|charges|price|cost|subscription|membership|permit|pass|ticket)s?\b|"
-    r"\bwhat(?:\s+is|['’]s|s)\s+the\s+(?:[\w-]+\s+)?(?:price|fee|cost|charge)\b",
+    r"\bwhat(?:\s+is|['’]s|s)\s+the\s+(?:[\w-]+\s+)?(?:price|fee|cost|charge)\b|"
+    r"\bhow\s+much\s+(?:extra|more)\b(?!\s+(?:time|days?|weeks?|data|storage|space|leave|"
+    r"holidays?|notice|people|guests|items))|"
+    r"\bhow\s+much\s+(?:a|an|per|each)\s+(?:month|year|week|day|night|hour|session|class|"
+    r"visit|lesson|person|head)\b",
     re.IGNORECASE,
 )
 _PRICE_SAID = re.compile(

@@ -225,9 +225,12 @@ def asker_verbs(question: str) -> set[str]:
     ['push']
     """
     tokens_ = words(question.lower())
+    named = {w.lower() for w in tokens(question)[1:] if w[:1].isupper()}  # "will HomeShield"
     found = set()
     for i, word in enumerate(tokens_):
         if word in _ASKER or word in _MODALS or word in _ADVERBS or word in STOPWORDS:
+            continue
+        if word in named:
             continue
         j = i - 1
         while j >= 0 and tokens_[j] in _ADVERBS:
