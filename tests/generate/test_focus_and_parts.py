@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from ragcite.generate.extractive import tightest_bands
-from ragcite.generate.focus import focus_match, question_focus
+from ragcite.generate.focus import focus_match, leading_statement, question_focus, question_proper
 from ragcite.generate.joining import Candidate
 from ragcite.generate.missing_parts import not_in_documents
 from ragcite.generate.sentence_choice import (
@@ -183,3 +183,13 @@ def test_the_sentences_stems_passed_in_give_the_same_features() -> None:
     question = "How long are invoices kept?"
     own = [stems(s.text) for s in window]
     assert np.array_equal(choice_features(question, window, own), choice_features(question, window))
+
+
+def test_the_askers_situation_is_cut_off_the_question_proper() -> None:
+    """A situation may hold commas when a full stop ends it; a condition ("If …,") is part
+    of the question."""
+    asked = "I don't want to sign up, I just want to turn up to the odd class. How much is one?"
+    assert question_proper(asked) == "How much is one?"
+    assert leading_statement("I'm 23 - do I have to pay extra?") == "I'm 23 - "
+    assert leading_statement("If I am ill, can I cancel?") == ""
+    assert question_proper("How much is a class?") == "How much is a class?"

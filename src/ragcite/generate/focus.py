@@ -183,7 +183,8 @@ _CONDITION = r"(?:if|once|after|before|while|unless|in\s+case)\b"
 _STARTS_WITH_CONDITION = re.compile(rf"\s*{_CONDITION}", _I)
 _LEADING_CONDITION = re.compile(
     rf"^\s*(?:{_CONDITION}[^,?]{{1,160}},\s*|"
-    r"[^,?]{1,160}?(?:\s[-–—]\s+|,\s*|[.!]\s+))"
+    r"[^,?]{1,160}?(?:\s[-–—]\s+|,\s*|[.!]\s+)|"
+    r"[^?.!]{1,200}?[.!]\s+)"
     r"(?=(?:can|may|could|do|does|did|am|is|are|was|were|will|would|should|must|has|have|"
     r"what|who|when|where|how|which)\b)",
     _I,
