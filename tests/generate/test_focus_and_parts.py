@@ -146,6 +146,11 @@ def test_a_sentence_fits_when_the_questions_number_falls_in_its_range() -> None:
     assert range_fit(surcharge, "I'm 30 - do I have to pay anything extra?") == 0
     assert range_fit("Staff on grade 7 and above are not eligible.", "I'm on grade 8") == 1
     assert range_fit("Children 12 or under go free.", "Is my 15 year old free?") == 0
+    concession = "Concession — Monthly: £24.00; Who: for over-65s and full-time students"
+    assert range_fit(concession, "I'm 68 and retired - what's the monthly price?") == 1
+    assert range_fit("Open to ages 65+ only.", "I'm 70") == 1
+    assert range_fit("Under-18s go free.", "My son is 10") == 1
+    assert range_fit("Fee: £5 + VAT", "I'm 70") == 0
     assert range_fit(surcharge, "Do I have to pay anything extra?") == 0
 
 

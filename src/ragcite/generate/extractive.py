@@ -255,7 +255,7 @@ class ExtractiveGenerator:
             coverage = len(query_words & chunk_words) / len(query_words) if query_words else 0.0
             score = 0.65 * float(sem) + 0.15 * coverage + 0.2 * chunk.composite_confidence
             fit = (
-                row_fit(text, query)
+                max(row_fit(text, query), range_fit(text, query))
                 if is_table_row(text)
                 else max(range_fit(text, query), label_fit(text, query))
             )

@@ -196,7 +196,7 @@ def row_fit(row: str, question: str) -> int:
 
 
 # A range a sentence states: "aged 21 to 24", "21–24", "between 5 and 10", "grade 7 and
-# above", "65 or over", "under 18".
+# above", "65 or over", "over-65s", "65+", "under-18s".
 _NUM = r"(\d[\d,]*(?:\.\d+)?)"
 _SENTENCE_RANGES = (
     (re.compile(rf"{_NUM}\s*(?:to|-|–|—)\s*{_NUM}"), "between"),
@@ -209,6 +209,9 @@ _SENTENCE_RANGES = (
         re.compile(rf"{_NUM}\s+(?:and|or)\s+(?:below|under|less|younger|lower)\b", re.IGNORECASE),
         "upto",
     ),
+    (re.compile(r"\b(?:over|above)[-\s](\d[\d,]*)s?\b", re.IGNORECASE), "from"),  # "over-65s"
+    (re.compile(r"(?<![£$€\d.,])(\d[\d,]*)\+(?!\d)"), "from"),  # "65+", not "£5 + VAT"
+    (re.compile(r"\b(?:under|below)[-\s](\d[\d,]*)s?\b", re.IGNORECASE), "upto"),  # "under-18s"
 )
 
 
