@@ -1,4 +1,4 @@
-"""Blind rounds 16-22 and 26-28, end to end: documents written for the check by people who never saw
+"""Blind rounds 16-22 and 25-28, end to end: documents written for the check by people who never saw
 the code (a tenant handbook in PDF, a library policy in DOCX, an on-call guide in Markdown;
 a dental clinic's page in HTML, a home contents policy in DOCX, warehouse safety rules in
 text; bank account terms in PDF, a food bank's volunteer handbook in Markdown, a council's
@@ -6,7 +6,8 @@ recycling guide in DOCX; a summer camp handbook in PDF, an IT acceptable-use pol
 Markdown, car rental terms in HTML; a hospital visitor guide in DOCX, co-working terms in
 text, student accommodation rules in PDF; a vet's client terms in Markdown, a parental leave
 policy in PDF, a shop's delivery and returns page in HTML; a sports club handbook in DOCX, a
-data retention policy in text, a parking permit guide in Markdown; a tenant handbook in DOCX,
+data retention policy in text, a parking permit guide in Markdown; an IT equipment policy in
+PDF, travel insurance wording in DOCX, a school trip letter in HTML; a tenant handbook in DOCX,
 a leisure centre's timetable in Markdown, release notes in text; a hospital guide in PDF,
 bike-share terms in HTML, a volunteer handbook in Markdown; warranty terms in text, library
 rules in PDF, a restaurant's booking policy in DOCX: tests/data/blind_rounds/),
@@ -36,7 +37,7 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "blind_rounds"
 @pytest.fixture(scope="module")
 def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragcite]]:
     opened: dict[int, Ragcite] = {}
-    for number in (16, 17, 18, 19, 20, 21, 22, 26, 27, 28):
+    for number in (16, 17, 18, 19, 20, 21, 22, 25, 26, 27, 28):
         path = tmp_path_factory.mktemp(f"round{number}") / "store.db"
         rag = Ragcite.open(load_settings(store_path=path, overrides={"cache.enabled": False}))
         assert rag.ingest([DATA / f"round{number}"]).added == 3
@@ -80,6 +81,13 @@ def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragci
             27,
             "roughly how much will it cost me to park for about 3 hours while I visit?",
             "£5.40",
+        ),
+        # "For personal travel abroad, …" after the rule for business travel
+        (
+            25,
+            "Going to Spain on holiday in a couple of weeks, am I allowed to bring my work laptop "
+            "with me?",
+            "written approval from the IT Security Lead",
         ),
         # "for over-65s" in the concession row's cells
         (26, "I'm 68 and retired - what's the monthly price for me to use everything?", "£24.00"),

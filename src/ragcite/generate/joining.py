@@ -70,6 +70,10 @@ _ANAPHOR = re.compile(
 _CONTINUES = re.compile(rf"^\W*(?:(?:{PRONOUNS}|This|These|Those)\b|The\s+(?:latter|former)\b)")
 # The foci on which a rule's exception joins the rule (see `_EXCEPTION`).
 _EXCEPTS = re.compile(rf"^\W*(?:{_EXCEPTION})")
+# A sentence opening on another case of what the rule before it is for ("For personal travel
+# abroad, you must obtain written approval …" after "You may take your laptop abroad for
+# business travel …").
+_OTHER_CASE = re.compile(r"^\W*(?:But\s+|However,?\s+)?for\s+((?:[\w-]+\s+){0,4}?[\w-]+),", re.I)
 _YES_NO_FOCI = frozenset(("permission", "yes_no"))
 # A labelled line whose value is this short ("Chair and desk: not provided.") is completed
 # by the sentence after it on its line ("Employees can claim up to 150 GBP once for a desk
@@ -214,11 +218,15 @@ def _refuses(neighbour: Candidate, unsaid: set[str]) -> bool:
 
 def _excepts(after: Candidate, rule: Candidate) -> bool:
     """Whether `after` states an exception to `rule`, the sentence before it: it opens on
-    one ("Anything above that must be declined …"), or says "unless" or "except" about
+    one ("Anything above that must be declined …") or on another case of what `rule` is for
+    (`_OTHER_CASE`), or says "unless" or "except" about
     something `rule` names ("Requests received after 60 days are declined unless the
     charge was made in error …" after "Customers can request a refund within 60 days.")."""
     if _EXCEPTS.match(after.text):
         return True
+    case = _OTHER_CASE.match(after.text)
+    if case is not None and re.search(r"\bfor\b", rule.text, re.IGNORECASE):
+        return bool(content_stems(case.group(1)) & content_stems(rule.text))
     return bool(_UNLESS.search(after.text)) and bool(
         content_stems(after.text) & content_stems(rule.text)
     )
