@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ragcite.text.plain_verbs import formal_verbs
+from ragcite.text.plain_words import formal_words
 from ragcite.text.short_forms import expand_short_forms, spell_out
 
 PROCEDURE = [
@@ -102,3 +103,27 @@ def test_everyday_shortenings_of_care_and_leave_are_read_in_full() -> None:
     assert expand_short_forms("Is the mat washable?", ["Each mat is washable."]) == (
         "Is the mat washable?"
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "passage", "expected"),
+    [
+        ("How much deposit per head?", "£20 per person", "How much deposit per person?"),
+        ("Do I wear my hi-vis?", "A high-visibility vest", "Do I wear my high-visibility?"),
+        ("Can my mates come?", "Guests sign in.", "Can my guests come?"),
+        ("Do you pay for petrol?", "Mileage: 45p per mile", "Do you pay for mileage?"),
+        (
+            "What's the fine?",
+            "We charge a penalty of £20; the penalty doubles.",
+            "What's the penalty?",
+        ),
+        # "fine" is a noun only after "the" or "a"; a word the passage uses stays
+        ("I'm fine, do I report it?", "The penalty doubles.", "I'm fine, do I report it?"),
+        ("Can my mate come?", "A mate may come; guests sign in.", "Can my mate come?"),
+    ],
+)
+def test_everyday_words_are_read_in_the_passages_words(
+    question: str, passage: str, expected: str
+) -> None:
+    assert formal_words(question, [passage]) == expected
+    assert spell_out(question, [passage]) == expected

@@ -7,7 +7,8 @@ word that is a common shortening (`SHORT_FORMS`) and that none of the passages u
 read as its full form when one of the passages uses that (case ignored, plural kept):
 only the passages given are read, so an expansion is always the documents' own word.
 `spell_out` does this, `ragcite.text.acronyms`'s expansion ("PO": "purchase order") and
-`ragcite.text.plain_verbs`'s rewording ("come back": "return") together: it is what
+`ragcite.text.plain_verbs`'s and `ragcite.text.plain_words`'s rewordings ("come back":
+"return", "per head": "per person") together: it is what
 retrieval, the generator and the subject check read.
 
     >>> expand_short_forms("How fast is a sev 2 handled?", ["Severity 2: one system degraded."])
@@ -21,6 +22,7 @@ from collections.abc import Sequence
 
 from ragcite.text.acronyms import expand_acronyms
 from ragcite.text.plain_verbs import formal_verbs
+from ragcite.text.plain_words import formal_words
 
 # Shortenings common in workplace questions, each with the full forms it may stand for
 # (the first that the passages use is read). Plurals are derived ("docs": "documents").
@@ -75,7 +77,7 @@ def spell_out(question: str, passages: Sequence[str]) -> str:
     """`question` with its acronyms, shortened words and everyday verbs in the passages' own
     words (unchanged when the passages write none of them their way)."""
     spelled = expand_short_forms(expand_acronyms(question, passages), passages)
-    return formal_verbs(spelled, passages)
+    return formal_words(formal_verbs(spelled, passages), passages)
 
 
 def expand_short_forms(question: str, passages: Sequence[str]) -> str:

@@ -1,0 +1,71 @@
+"""Everyday words and phrases a question uses where its passages write the formal ones.
+
+Users ask "How much deposit per head?", "Do I have to wear my hi-vis?", "Can my mate come?",
+"How much do you pay back for petrol?"; a policy writes "£20 per person", "high-visibility
+vest", "guests", "mileage". Like `ragcite.text.plain_verbs` for verbs, an everyday word
+(`PLAIN_WORDS`, singular and plural) that none of the passages uses is read as the first of
+its formal words that one of them does use: only the passages given are read, so a
+rewording is always the documents' own word.
+
+    >>> formal_words("How much is it per head?", ["The deposit is £20 per person."])
+    'How much is it per person?'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+# Everyday word or phrase = its formal words, in the order they are tried. A plural is
+# derived by adding "s" to both sides.
+_TABLE = """
+per head = per person
+hi-vis = high-visibility
+hi vis = high-visibility
+mate = friend, guest, visitor
+petrol = fuel, mileage
+diesel = fuel, mileage
+the fine = the charge, the penalty, the fee
+a fine = a charge, a penalty, a fee
+kid = child
+telly = television, TV
+"""
+
+
+def _table() -> dict[str, tuple[str, ...]]:
+    out: dict[str, tuple[str, ...]] = {}
+    for line in _TABLE.strip().splitlines():
+        plain, _, formal = line.partition("=")
+        forms = tuple(f.strip() for f in formal.split(","))
+        out[plain.strip()] = forms
+        if not plain.strip().startswith(("per ", "a ", "the ")) and "-" not in plain:
+            out[plain.strip() + "s"] = tuple(f + "s" for f in forms)
+    return out
+
+
+PLAIN_WORDS = _table()
+_ASKED = re.compile(
+    rf"\b(?:{'|'.join(sorted(map(re.escape, PLAIN_WORDS), key=len, reverse=True))})\b"
+)
+
+
+def formal_words(question: str, passages: Sequence[str]) -> str:
+    """`question` with each everyday word that the passages never use reworded as the first
+    formal word they do use (the question unchanged when there is none)."""
+    asked = set(_ASKED.findall(question.lower()))
+    if not asked:
+        return question
+    used = " ".join(passages).lower()
+    out = question
+    for plain in sorted(asked, key=len, reverse=True):
+        if _uses(used, plain):
+            continue  # the documents use the everyday word themselves
+        formal = next((f for f in PLAIN_WORDS[plain] if _uses(used, f)), None)
+        if formal is not None:
+            out = re.sub(rf"\b{re.escape(plain)}\b", formal, out, flags=re.IGNORECASE)
+    return out
+
+
+def _uses(text: str, phrase: str) -> bool:
+    """Whether `text` (lower case) holds `phrase` as whole words."""
+    return re.search(rf"\b{re.escape(phrase)}\b", text) is not None
