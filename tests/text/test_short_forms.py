@@ -127,3 +127,16 @@ def test_everyday_words_are_read_in_the_passages_words(
 ) -> None:
     assert formal_words(question, [passage]) == expected
     assert spell_out(question, [passage]) == expected
+
+
+def test_a_phrasal_verb_split_by_its_object_is_read_joined() -> None:
+    """ "bring it back" is "return it" where the passage writes "returned"; nothing changes
+    where the passage has no formal verb for it."""
+    recall = ["A recalled item must be returned within 7 days."]
+    assert formal_verbs("How long have I got to bring it back?", recall) == (
+        "How long have I got to return it?"
+    )
+    assert formal_verbs("Can I bring it back?", ["Opening hours"]) == "Can I bring it back?"
+    assert formal_verbs("Can I fill it in online?", ["Complete the form online."]) == (
+        "Can I complete it online?"
+    )

@@ -107,9 +107,37 @@ _BY_FORM = {form: (plain, formal) for plain, formal in PLAIN_VERBS for form in p
 _ASKED = re.compile(rf"\b(?:{'|'.join(sorted(_BY_FORM, key=len, reverse=True))})\b")
 
 
+# A phrasal verb split by its object ("bring it back", "fill them in"): read as the verb
+# with the object after it ("bring back it" is never written, so the object moves after the
+# formal verb: "return it").
+_OBJECTS = r"(?:it|them|this|that|these|those|me|him|her|us|one)"
+_SPLIT = re.compile(
+    rf"\b(?P<verb>[a-z]+)\s+(?P<object>{_OBJECTS})\s+(?P<particle>back|up|out|off|in|down|away)\b",
+    re.IGNORECASE,
+)
+
+
+def _joined(question: str) -> str:
+    """`question` with each split phrasal verb of `PLAIN_VERBS` joined ("bring it back":
+    "bring back it")."""
+
+    def join(match: re.Match[str]) -> str:
+        phrasal = f"{match['verb']} {match['particle']}".lower()
+        if phrasal not in _BY_FORM:
+            return match.group(0)
+        return f"{match['verb']} {match['particle']} {match['object']}"
+
+    return _SPLIT.sub(join, question)
+
+
 def formal_verbs(question: str, passages: Sequence[str]) -> str:
     """`question` with each everyday verb that the passages never use reworded as the first
-    formal verb they do use, in the same form (the question unchanged when there is none)."""
+    formal verb they do use, in the same form (the question unchanged when there is none).
+    A phrasal verb split by its object is read joined ("bring it back": "return it")."""
+    joined = _joined(question)
+    if joined != question:
+        reworded = formal_verbs(joined, passages) if _ASKED.search(joined.lower()) else joined
+        return reworded if reworded != joined else question
     asked = set(_ASKED.findall(question.lower()))
     if not asked:
         return question
