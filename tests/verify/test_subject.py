@@ -6,13 +6,8 @@ import pytest
 
 from ragcite.embed.cached import CachedEmbedder
 from ragcite.models import SourceChunk
-from ragcite.verify.subject import (
-    asker_verbs,
-    circumstance_name,
-    missing_subject,
-    name_kinds,
-    topic_words,
-)
+from ragcite.verify.subject import missing_subject
+from ragcite.verify.topic_words import asker_verbs, circumstance_name, name_kinds, topic_words
 
 
 def _chunk(text: str, chunk_id: str = "c1", title: str = "Benefits") -> SourceChunk:
