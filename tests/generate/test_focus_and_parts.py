@@ -120,6 +120,18 @@ def test_a_rows_label_fits_the_amount_the_question_names() -> None:
     ] == [0, 1]
 
 
+def test_a_row_whose_label_the_question_nearly_names_fits() -> None:
+    """All but one of three label words: "a routine check-up for an adult" names "Routine
+    examination (adult)"; two of a two-word label are not enough to be nearly named."""
+    assert (
+        row_fit("Routine examination (adult) — Fee: £48", "a routine check-up for an adult?") == 1
+    )
+    assert (
+        row_fit("Child examination (under 16) — Fee: £25", "a routine check-up for an adult?") == 0
+    )
+    assert row_fit("Porcelain crown — Fee: £620", "How much is a crown?") == 0
+
+
 def test_a_bands_unit_of_time_is_read_and_the_tightest_band_answers() -> None:
     """ "for about 3 hours" is no "Up to 30 minutes"; of "Up to 4 hours" and "Up to 24
     hours", both holding it, the tighter one answers."""

@@ -63,3 +63,4 @@ def test_who_do_i_ring_wants_a_phone_number_but_asks_for_none() -> None:
     assert wanted_contact("Who do I ring if the chain snaps?") == "a phone number"
     assert asked_contact("Who do I ring if the chain snaps?") is None
     assert wanted_contact("What's the website?") == "a web address"
+    assert wanted_contact("Who do I email about my bill?") == "an email address"

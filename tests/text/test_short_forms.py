@@ -120,6 +120,7 @@ def test_everyday_shortenings_of_care_and_leave_are_read_in_full() -> None:
         # "fine" is a noun only after "the" or "a"; a word the passage uses stays
         ("I'm fine, do I report it?", "The penalty doubles.", "I'm fine, do I report it?"),
         ("Can my mate come?", "A mate may come; guests sign in.", "Can my mate come?"),
+        ("Is a normal check-up free?", "Routine care is covered.", "Is a routine check-up free?"),
     ],
 )
 def test_everyday_words_are_read_in_the_passages_words(
@@ -140,3 +141,12 @@ def test_a_phrasal_verb_split_by_its_object_is_read_joined() -> None:
     assert formal_verbs("Can I fill it in online?", ["Complete the form online."]) == (
         "Can I complete it online?"
     )
+
+
+def test_the_most_relevant_passage_decides_an_everyday_words_reading() -> None:
+    """An airline's "normal allowance" further down does not keep "normal" from reading as
+    the dental leaflet's "routine"; the passage that uses "normal" itself keeps it."""
+    passages = ["Our Care Plan spreads the cost of routine care.", "Your normal allowance."]
+    asked = "How much is a normal check-up?"
+    assert formal_words(asked, passages) == "How much is a routine check-up?"
+    assert formal_words(asked, passages[::-1]) == asked

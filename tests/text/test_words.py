@@ -136,3 +136,8 @@ def test_words_within_means_the_spans_words_are_the_texts_words() -> None:
         spans = [(a, b) for a, b in zip(cuts[::2], cuts[1::2], strict=False) if a < b]
         if words_within(text, spans):
             assert [w for a, b in spans for w in words(text[a:b])] == words(text), (text, spans)
+
+
+def test_irregular_plurals_stem_like_their_singulars() -> None:
+    assert stem("teeth") == stem("tooth")
+    assert stem("mice") == stem("mouse")

@@ -311,3 +311,12 @@ def test_missing_words_that_carry_the_topic_together_are_reported(
         "If our flight back is delayed, does the insurance cover the extra kennel fees for our dog?"
     )
     assert set(missing_subject(asked, quotes, [quotes[0][1]], embedder)) == {"kennel", "dog"}
+
+
+def test_a_sibling_or_grandparent_is_the_kind_of_relative_the_passage_names(
+    embedder: CachedEmbedder,
+) -> None:
+    text = "Children may only be collected by an adult aged 16 or over named on the form."
+    quotes = [(text, _chunk(text, title="Nursery handbook"))]
+    asked = "Can my son pick up his baby sister?"
+    assert "sister" not in missing_subject(asked, quotes, [quotes[0][1]], embedder)

@@ -168,6 +168,13 @@ def _over_fit(label: str, over: list[float], bounds: list[float]) -> int:
     return int(bool(_ABOVE.match(label)) and len(bounds) == 1 and any(n >= bounds[0] for n in over))
 
 
+def _nearly_named(label: str, question: str) -> bool:
+    """Whether the question says all but one of the label's three or more content words
+    ("a routine check-up for an adult" of "Routine examination (adult)")."""
+    own = content_stems(label)
+    return len(own) >= 3 and len(own - content_stems(question)) <= 1
+
+
 def row_fit(row: str, question: str) -> int:
     """How well a table row's label fits the question: 2 when the question says the label
     ("purchases over $50,000"), 1 when a number in the question falls in the label's range
@@ -182,7 +189,7 @@ def row_fit(row: str, question: str) -> int:
         return 2
     asked, bounds = _asked_in(question, label), _amounts(label)
     if not asked or not bounds:
-        return 0
+        return int(_nearly_named(label, question))
     over = [float(m.group(1).replace(",", "")) for m in _OVER.finditer(question)]
     if over:
         return _over_fit(label, over, bounds)

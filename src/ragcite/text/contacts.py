@@ -65,8 +65,9 @@ _CONTACTS = (
 )
 
 
-# "Who do I ring if …?", "Who should I call about …?": a phone number answers, but so may a
-# team or a role the passage names without one, so this is no reason to decline.
+# "Who do I ring if …?", "Who should I call about …?", "Who do I email?": a phone number or
+# an email address answers, but so may a team or a role the passage names without one, so
+# this is no reason to decline.
 _WHO_TO_RING = re.compile(
     r"^\s*(?:who|what|which\s+\w+)\s+(?:do|should|can|shall)\s+(?:i|we|you)\s+"
     r"(?:call|ring|phone|dial)\b",
@@ -74,15 +75,23 @@ _WHO_TO_RING = re.compile(
 )
 
 
+_WHO_TO_EMAIL = re.compile(
+    r"^\s*(?:who|what|which\s+\w+)\s+(?:do|should|can|shall)\s+(?:i|we|you)\s+e-?mail\b",
+    re.IGNORECASE,
+)
+
+
 def wanted_contact(question: str) -> str | None:
-    """The kind of contact that answers `question` best: `asked_contact`'s, or a phone
-    number for "who do I ring?"; None otherwise.
+    """The kind of contact that answers `question` best: `asked_contact`'s, a phone number
+    for "who do I ring?", an email address for "who do I email?"; None otherwise.
 
     >>> wanted_contact("Who do I ring if the chain snaps?")
     'a phone number'
     """
     if _WHO_TO_RING.search(question):
         return "a phone number"
+    if _WHO_TO_EMAIL.search(question):
+        return "an email address"
     return asked_contact(question)
 
 

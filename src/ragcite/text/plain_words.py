@@ -3,9 +3,10 @@
 Users ask "How much deposit per head?", "Do I have to wear my hi-vis?", "Can my mate come?",
 "How much do you pay back for petrol?"; a policy writes "£20 per person", "high-visibility
 vest", "guests", "mileage". Like `ragcite.text.plain_verbs` for verbs, an everyday word
-(`PLAIN_WORDS`, singular and plural) that none of the passages uses is read as the first of
-its formal words that one of them does use: only the passages given are read, so a
-rewording is always the documents' own word.
+(`PLAIN_WORDS`, singular and plural) is read as its formal word when the most relevant
+passage that uses either writes the formal one ("routine care" before an airline's "normal
+allowance"): only the passages given are read, so a rewording is always the documents' own
+word, and a passage that uses the everyday word keeps it.
 
     >>> formal_words("How much is it per head?", ["The deposit is £20 per person."])
     'How much is it per person?'
@@ -28,6 +29,7 @@ diesel = fuel, mileage
 the fine = the charge, the penalty, the fee
 a fine = a charge, a penalty, a fee
 kid = child
+normal = standard, routine, regular
 telly = television, TV
 """
 
@@ -50,20 +52,27 @@ _ASKED = re.compile(
 
 
 def formal_words(question: str, passages: Sequence[str]) -> str:
-    """`question` with each everyday word that the passages never use reworded as the first
-    formal word they do use (the question unchanged when there is none)."""
+    """`question` with each everyday word reworded as the formal word of the most relevant
+    passage (the first of `passages`) that uses either (unchanged when that passage uses the
+    everyday word, or none uses either)."""
     asked = set(_ASKED.findall(question.lower()))
     if not asked:
         return question
-    used = " ".join(passages).lower()
+    texts = [p.lower() for p in passages]
     out = question
     for plain in sorted(asked, key=len, reverse=True):
-        if _uses(used, plain):
-            continue  # the documents use the everyday word themselves
-        formal = next((f for f in PLAIN_WORDS[plain] if _uses(used, f)), None)
-        if formal is not None:
+        formal = next((w for text in texts if (w := _word_used(text, plain)) is not None), None)
+        if formal is not None and formal != plain:
             out = re.sub(rf"\b{re.escape(plain)}\b", formal, out, flags=re.IGNORECASE)
     return out
+
+
+def _word_used(text: str, plain: str) -> str | None:
+    """The everyday word itself when `text` uses it, else the first of its formal words
+    that `text` uses, else None."""
+    if _uses(text, plain):
+        return plain
+    return next((f for f in PLAIN_WORDS[plain] if _uses(text, f)), None)
 
 
 def _uses(text: str, phrase: str) -> bool:

@@ -62,11 +62,13 @@ JOINT_SALIENCE = 0.12
 # "vacation"/"holidays" 0.65, "dies"/"death" 0.74; "dental"/"health" 0.40.
 SYNONYM_SIMILARITY = 0.6
 # Family words a question uses for the kind of relative a policy names ("my son", "our
-# daughter": "your child"; "my husband": "your partner").
+# daughter": "your child"; "my husband": "your partner"; "his baby sister": the child).
 _KIN = {
     **dict.fromkeys("son sons daughter daughters kid kids boy girl".split(), ("child", "children")),
     **dict.fromkeys("husband wife boyfriend girlfriend".split(), ("partner", "spouse")),
     **dict.fromkeys("mum mom mother dad father".split(), ("parent", "parents")),
+    **dict.fromkeys("brother brothers sister sisters".split(), ("sibling", "child", "children")),
+    **dict.fromkeys("nan nana gran granny grandma grandad grandpa".split(), ("grandparent",)),
 }
 _MIN_PREFIX = 4
 
