@@ -6,7 +6,7 @@ import pytest
 
 from ragcite.embed.cached import CachedEmbedder
 from ragcite.models import SourceChunk
-from ragcite.verify.subject import missing_subject
+from ragcite.verify.subject import follows_on, missing_subject
 from ragcite.verify.topic_words import asker_verbs, circumstance_name, name_kinds, topic_words
 
 
@@ -320,3 +320,26 @@ def test_a_sibling_or_grandparent_is_the_kind_of_relative_the_passage_names(
     quotes = [(text, _chunk(text, title="Nursery handbook"))]
     asked = "Can my son pick up his baby sister?"
     assert "sister" not in missing_subject(asked, quotes, [quotes[0][1]], embedder)
+
+
+def test_a_part_about_the_part_before_misses_what_that_part_misses(
+    embedder: CachedEmbedder,
+) -> None:
+    """ "… paternity leave, and is it on full pay?": the second part is about the first, so
+    full pay in the sick-pay table does not answer what the documents never mention."""
+    text = "5 years' service or more: 13 weeks at full pay followed by 13 weeks at half pay."
+    quotes = [(text, _chunk(text, title="Sickness absence"))]
+    asked = "How many weeks paternity leave can I take and is it on full pay?"
+    assert "paternity" in missing_subject(asked, quotes, [quotes[0][1]], embedder)
+    assert follows_on("is it on full pay") and follows_on("what's the extra charge")
+    assert not follows_on("does the EU differ from the US")
+
+
+def test_a_relative_the_question_names_is_the_askers_circumstance(
+    embedder: CachedEmbedder,
+) -> None:
+    """ "for my mum" is whom the cake is for; the cake and the charge are the topic."""
+    text = "A cakeage charge of £3 per person applies to any cake brought in."
+    quotes = [(text, _chunk(text, title="Booking policy"))]
+    asked = "Can I bring my own birthday cake for my mum, and do you charge for that?"
+    assert missing_subject(asked, quotes, [quotes[0][1]], embedder) == []

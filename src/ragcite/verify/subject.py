@@ -146,8 +146,30 @@ def missing_subject(
     parts = question_parts(question)
     if len(parts) > 1:
         missing = [_missing(part, cited, known, near, embedder) for part in parts]
-        return [w for m in missing for w in m] if all(missing) else []
+        for i in range(1, len(parts)):  # "… paternity leave, and is it on full pay?"
+            if follows_on(parts[i]):
+                missing[i] = missing[i] or missing[i - 1]
+        return list(dict.fromkeys(w for m in missing for w in m)) if all(missing) else []
     return _missing(question, cited, known, near, embedder)
+
+
+# A part that is about the part before it: it points back ("is it on full pay?", "what does
+# that cost?") or names nothing but what is asked of it ("what's the extra charge?").
+_POINTS_BACK = frozenset("it its that this they them their those these".split())
+_OF_IT = frozenset(
+    "cost costs charge charges price prices fee fees extra much pay paid number phone email "
+    "address contact deadline limit long".split()
+)
+
+
+def follows_on(part: str) -> bool:
+    """Whether a later part of a compound question is about the part before it.
+
+    >>> follows_on("is it on full pay"), follows_on("what's the extra charge")
+    (True, True)
+    """
+    said = set(words(part.lower()))
+    return bool(said & _POINTS_BACK) or set(topic_words(part)) <= _OF_IT
 
 
 def _joined(passage: str) -> list[str]:
@@ -217,7 +239,7 @@ def _missing(
         return []
     absent = _excused(absent, topics, circumstance_name(question))
     absent = [w for w in absent if w not in name_kinds(question, known)]
-    absent = _excused(absent, topics, set(words(leading_statement(question))))
+    absent = _excused(absent, topics, set(words(leading_statement(question))) | set(_KIN))
     absent = _excused(absent, topics, asker_verbs(question))
     if not absent:
         return []
