@@ -343,3 +343,11 @@ def test_a_relative_the_question_names_is_the_askers_circumstance(
     quotes = [(text, _chunk(text, title="Booking policy"))]
     asked = "Can I bring my own birthday cake for my mum, and do you charge for that?"
     assert missing_subject(asked, quotes, [quotes[0][1]], embedder) == []
+
+
+def test_asking_for_permission_or_something_cheaper_shapes_the_question() -> None:
+    assert topic_words("We've got a goldfish tank, do we need to get permission for that?") == [
+        "goldfish",
+        "tank",
+    ]
+    assert "cheaper" not in topic_words("Is there a cheaper parking deal?")

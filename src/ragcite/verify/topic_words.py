@@ -29,8 +29,9 @@ from ragcite.text.words import (
 from ragcite.verify.support.quantities import NUMBER_WORDS
 
 # Words that shape a question (how soon, what deadline, which version, how far in
-# advance, for myself, licences nobody uses, the biggest payload) without naming what it
-# is about; the passage that answers rarely repeats them ("Max payload: 50 MB").
+# advance, for myself, licences nobody uses, the biggest payload, do I need permission, is
+# there anything cheaper) without naming what it is about; the passage that answers rarely
+# repeats them ("Max payload: 50 MB").
 QUESTION_SHAPE = frozenset(
     """
     soon quick quickly fast often long length size big small large high low rate deadline
@@ -44,7 +45,7 @@ QUESTION_SHAPE = frozenset(
     means value values measurement measure unit units sort types example examples reason
     purpose part parts far advance myself yourself ourselves themselves himself herself
     detail details info information thing things stuff without within particular specific
-    certain money
+    certain money permission ok okay cheaper cheapest dearer
     anyone anybody anything somebody everyone everybody everything nobody nothing nowhere
     somewhere anywhere everywhere
     """.split()
