@@ -351,3 +351,30 @@ def test_asking_for_permission_or_something_cheaper_shapes_the_question() -> Non
         "tank",
     ]
     assert "cheaper" not in topic_words("Is there a cheaper parking deal?")
+
+
+@pytest.mark.parametrize(
+    ("asked", "text"),
+    [
+        (
+            "my dad is 88 and can't wheel his bin down to the kerb anymore, is there any help "
+            "for that?",
+            "Assisted collections: if nobody in your household is able to move the bin to the "
+            "kerb, our crew will collect it from your property.",
+        ),
+        (
+            "the bin men didn't empty my blue bin yesterday, what do I do and when will they "
+            "come back for it?",
+            "If our crew missed your bin, report it online and we will come back within 2 "
+            "working days.",
+        ),
+    ],
+)
+def test_the_askers_situation_is_neither_joined_nor_handed_on(
+    embedder: CachedEmbedder, asked: str, text: str
+) -> None:
+    """Words of the asker's situation ("my dad is 88", "the bin men") do not join the missing
+    words that carry the topic together, nor pass to a later part that points back; a
+    statement split off as a part ("my dad is 88") hands nothing on."""
+    quotes = [(text, _chunk(text, title="Household waste guide"))]
+    assert missing_subject(asked, quotes, [quotes[0][1]], embedder) == []

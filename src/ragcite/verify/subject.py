@@ -33,7 +33,7 @@ from functools import cache
 import numpy as np
 
 from ragcite.embed.base import Embedder
-from ragcite.generate.focus import leading_statement
+from ragcite.generate.focus import leading_statement, question_proper
 from ragcite.generate.lists import lead_ins
 from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import question_parts
@@ -147,12 +147,23 @@ def missing_subject(
     if len(parts) > 1:
         missing = [_missing(part, cited, known, near, embedder) for part in parts]
         for i in range(1, len(parts)):  # "… paternity leave, and is it on full pay?"
-            if follows_on(parts[i]):
-                missing[i] = missing[i] or missing[i - 1]
+            if (
+                follows_on(parts[i])
+                and not missing[i]
+                and _ASKS.match(question_proper(parts[i - 1]))
+            ):
+                situation = set(words(leading_statement(parts[i - 1])))  # what it asks only
+                missing[i] = [w for w in missing[i - 1] if w not in situation]
         return list(dict.fromkeys(w for m in missing for w in m)) if all(missing) else []
     return _missing(question, cited, known, near, embedder)
 
 
+# A part that asks (not "my dad is 88" before "and can't wheel his bin …").
+_ASKS = re.compile(
+    r"\s*(?:what|who|whom|whose|when|where|which|why|how|can|could|do|does|did|is|are|was|"
+    r"were|will|would|should|may|might|must|have|has|am)\b",
+    re.IGNORECASE,
+)
 # A part that is about the part before it: it points back ("is it on full pay?", "what does
 # that cost?") or names nothing but what is asked of it ("what's the extra charge?").
 _POINTS_BACK = frozenset("it its that this they them their those these".split())
@@ -239,15 +250,17 @@ def _missing(
         return []
     absent = _excused(absent, topics, circumstance_name(question))
     absent = [w for w in absent if w not in name_kinds(question, known)]
-    absent = _excused(absent, topics, set(words(leading_statement(question))) | set(_KIN))
+    situation = set(words(leading_statement(question)))
+    absent = _excused(absent, topics, situation | set(_KIN))
     absent = _excused(absent, topics, asker_verbs(question))
     if not absent:
         return []
     salience = _salience(question, absent, embedder)
     salient = [w for w, s in zip(absent, salience, strict=True) if s >= MIN_SALIENCE]
-    if not salient and len(absent) > 1:  # "kennel fees for our dog": each says the other
-        together = _salience_together(question, absent, embedder)
-        salient = absent if together >= JOINT_SALIENCE else []
+    asked = [w for w in absent if w not in situation and w not in _KIN]
+    if not salient and len(asked) > 1:  # "kennel fees for our dog": each says the other
+        together = _salience_together(question, asked, embedder)
+        salient = asked if together >= JOINT_SALIENCE else []
     if not salient:
         return []
     covered = _synonym(salient, near(), embedder)
