@@ -14,6 +14,7 @@ from ragcite.verify.reading import (
     gives_no_price,
     names_no_one,
     negated_in_quote,
+    negation_unmatched,
     quote_window,
     reading_conflict,
 )
@@ -438,3 +439,12 @@ def test_how_much_extra_or_a_month_asks_a_price() -> None:
     assert gives_no_price("How much a month is family membership?", ["Families may join."])
     assert not gives_no_price("How much a month is family membership?", ["Family: £85.00"])
     assert not gives_no_price("How much extra leave do I get?", ["You get 5 more days."])
+
+
+def test_a_contact_asked_for_a_negated_case_is_answered_by_the_number() -> None:
+    """ "What number do I call to report my internet not working?": the number answers,
+    and "not working" is said as a fault."""
+    text = "You can report a fault in the app or by phone on 0808 157 0321, 24 hours a day."
+    asked = "What number do I call to report my internet not working?"
+    assert reading_conflict(asked, [(text, _chunk(text))]) is None
+    assert negation_unmatched("Why is my internet not working?", text) is None

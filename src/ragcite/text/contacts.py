@@ -44,7 +44,7 @@ _CONTACTS = (
         "a phone number",
         re.compile(
             _ASKS_FOR + r"(?:(?:phone|telephone|mobile|fax|contact)\s+number|"
-            r"extension|number\s+(?:to\s+(?:call|ring|phone|dial|text)|for))\b|^\s*(?:what|which)\s+number\s+(?:do|should|can|shall)\s+(?:i|we|you)\s+"
+            r"extension|number\s+(?:to\s+[a-z]+|for))\b|^\s*(?:what|which)\s+number\s+(?:do|should|can|shall)\s+(?:i|we|you)\s+"
             r"(?:call|ring|phone|dial|text)\b",
             re.IGNORECASE,
         ),

@@ -65,7 +65,8 @@ _NEGATING_PREFIXES = ("un", "non", "dis", "in", "im")
 # "unified", "united"). Not "lack" or a bare "suspended": "What has not been done …?" over
 # "… lack …", "What lake no longer has any silt?" over "… the lighter suspended load …".
 _NEGATIVE_STATES = re.compile(
-    r"\b(?:overdue|miss(?:es|ed)|fail(?:s|ed|ure|ures)?|lapsed|expired|"
+    r"\b(?:overdue|miss(?:es|ed)|fail(?:s|ed|ure|ures)?|lapsed|expired|faults?|faulty|broken|"
+    r"breakdowns?|outages?|defective|"
     r"(?:suspended|banned|barred|disqualified) from|prohibit(?:s|ed)?|forbid(?:s|den)?|"
     r"refus(?:e|es|ed|al)|den(?:y|ies|ied)|revok(?:e|es|ed)|withh(?:old|olds|eld)|"
     r"unpaid|un(?!der|ifi|ite|ion)[a-z]{2,}(?:ed|able|ible))\b",
@@ -323,7 +324,9 @@ def _conflict(question: str, windows: list[Window]) -> str | None:
     no approval?": "JetBrains IDEs — Approval: Automatic"), so rows are not read for one."""
     quoted = " ".join(s for w in windows for s in [w.heading, *w.asked, *w.quoted])
     rows_only = all(is_table_row(s) for w in windows for s in w.quoted)
-    negation = None if rows_only else negation_unmatched(question, quoted)
+    # a contact asked for is answered by the number, whatever the negated case it is for
+    contact = asked_contact(question_proper(question)) is not None
+    negation = None if rows_only or contact else negation_unmatched(question, quoted)
     if negation is not None:
         return (
             f'Not answered: the question is negated ("{negation}") and the quoted passages '

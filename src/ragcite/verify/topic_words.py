@@ -77,7 +77,8 @@ _DATE_WORDS = frozenset(
     "january february march april may june july august september october november december "
     "monday tuesday wednesday thursday friday saturday sunday today yesterday tomorrow "
     "year years month months week weeks day days weekend weekends midnight noon midday "
-    "morning mornings afternoon afternoons evening evenings night nights overnight".split()
+    "morning mornings afternoon afternoons evening evenings night nights overnight "
+    "christmas xmas easter".split()
 )
 # Currencies go with the amount a question names ("Can an agent refund 150 euros?"); the
 # passage writes its own amounts ("up to EUR 200"), and the number is not a topic either.
