@@ -325,8 +325,8 @@ def _conflict(question: str, windows: list[Window]) -> str | None:
     quoted = " ".join(s for w in windows for s in [w.heading, *w.asked, *w.quoted])
     rows_only = all(is_table_row(s) for w in windows for s in w.quoted)
     # a contact asked for is answered by the number, whatever the negated case it is for
-    contact = asked_contact(question_proper(question)) is not None
-    negation = None if rows_only or contact else negation_unmatched(question, quoted)
+    asks_contact = asked_contact(question_proper(question)) is not None
+    negation = None if rows_only or asks_contact else negation_unmatched(question, quoted)
     if negation is not None:
         return (
             f'Not answered: the question is negated ("{negation}") and the quoted passages '
