@@ -125,6 +125,7 @@ _ASKER = frozenset("i we you they".split())
 _MODALS = frozenset("can could will would should must may might".split())
 _HAVE_TO = frozenset("have has had got".split())
 _ADVERBS = frozenset("still just also even ever really only not actually".split())
+_BE = frozenset("m re am are".split())  # "I'm", "we're" as the tokenizer cuts them
 # A capitalised word after "the", "my", … and the lower-case word after it, ending the
 # phrase ("on the Standard plan?", "the Oak room for lunch"; not "the Board approve budgets").
 _NAME_THEN_KIND = re.compile(
@@ -176,7 +177,8 @@ def circumstance_name(question: str) -> set[str]:
 
 def asker_verbs(question: str) -> set[str]:
     """The words in a verb's place after the asker, a modal or "have to" (`_ASKER`,
-    `_MODALS`, `_HAVE_TO`), an adverb between them skipped.
+    `_MODALS`, `_HAVE_TO`), an adverb between them skipped, and the -ing word after "I'm"
+    or "we're".
 
     >>> sorted(asker_verbs("Can I push to prod on a Friday?"))
     ['push']
@@ -185,7 +187,9 @@ def asker_verbs(question: str) -> set[str]:
     named = {w.lower() for w in tokens(question)[1:] if w[:1].isupper()}  # "will HomeShield"
     found = set()
     for i, word in enumerate(tokens_):
-        if word in _ASKER or word in _MODALS or word in _ADVERBS or word in STOPWORDS:
+        if word in _ASKER or word in _MODALS or word in _ADVERBS or word in _BE:
+            continue
+        if word in STOPWORDS:
             continue
         if word in named:
             continue
@@ -194,7 +198,9 @@ def asker_verbs(question: str) -> set[str]:
             j -= 1
         before = tokens_[j] if j >= 0 else ""
         after_to = before == "to" and j > 0 and tokens_[j - 1] in _HAVE_TO
-        if before in _ASKER or before in _MODALS or after_to:
+        # "I'm running late", "we're still running 5.7": what the asker is doing
+        doing = before in _BE and j > 0 and tokens_[j - 1] in _ASKER and word.endswith("ing")
+        if before in _ASKER or before in _MODALS or after_to or doing:
             found.add(word)
     return found
 
