@@ -280,7 +280,7 @@ def test_the_verb_after_the_asker_or_a_modal_is_how_the_asker_puts_it(
     assert asker_verbs("Can I push to prod on a Friday?") == {"push"}
     assert asker_verbs("What will I have to pay?") >= {"pay"}
     assert asker_verbs("Will HomeShield lend me a washing machine?") == set()  # a name
-    assert asker_verbs("If I'm running a bit late, how long will you wait?") == {"running"}
+    assert "running" in asker_verbs("If I'm running a bit late, how long will you wait?")
     assert asker_verbs("I'm sick today") == set()  # not what the asker is doing
     text = "Books lost are charged at the replacement cost plus a $15 processing fee."
     quotes = [(text, _chunk(text))]
