@@ -68,17 +68,9 @@ _CONTACTS = (
 # "Who do I ring if …?", "Who should I call about …?", "Who do I email?": a phone number or
 # an email address answers, but so may a team or a role the passage names without one, so
 # this is no reason to decline.
-_WHO_TO_RING = re.compile(
-    r"^\s*(?:who|what|which\s+\w+)\s+(?:do|should|can|shall)\s+(?:i|we|you)\s+"
-    r"(?:call|ring|phone|dial)\b",
-    re.IGNORECASE,
-)
-
-
-_WHO_TO_EMAIL = re.compile(
-    r"^\s*(?:who|what|which\s+\w+)\s+(?:do|should|can|shall)\s+(?:i|we|you)\s+e-?mail\b",
-    re.IGNORECASE,
-)
+_WHO_DO_I = r"^\s*(?:who|what|which\s+\w+)\s+(?:do|should|can|shall)\s+(?:i|we|you)\s+"
+_WHO_TO_RING = re.compile(_WHO_DO_I + r"(?:call|ring|phone|dial)\b", re.IGNORECASE)
+_WHO_TO_EMAIL = re.compile(_WHO_DO_I + r"e-?mail\b", re.IGNORECASE)
 
 
 def wanted_contact(question: str) -> str | None:
