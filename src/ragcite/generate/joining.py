@@ -279,7 +279,8 @@ def closer_in_words(
 
 
 def rank(candidate: Candidate) -> float:
-    """Relevance plus a share of the choice probability, and a table row's fit."""
+    """Relevance plus a share of the choice probability, a table row's fit and the contact
+    asked for."""
     fit = candidate.fit + candidate.contact
     return candidate.score + _CHOICE_WEIGHT * candidate.choice + _ROW_FIT * fit
 

@@ -147,7 +147,7 @@ def _asked_in(question: str, label: str) -> list[float]:
 
 def band_bound(row: str) -> float | None:
     """How wide a table row's open-ended band is, smaller being tighter: the bound of "Up
-    to 4 hours" (in minutes: 240), minus the bound of "Over 65" (-65); None for another
+    to 4 hours" (240, in minutes), the negated bound of "Over 65" (-65); None for another
     label. Of the rows whose band holds the question's number, the tightest answers."""
     label = row.partition(LABEL_SEPARATOR)[0]
     timed = _timed(label)
@@ -178,8 +178,10 @@ def _nearly_named(label: str, question: str) -> bool:
 def row_fit(row: str, question: str) -> int:
     """How well a table row's label fits the question: 2 when the question says the label
     ("purchases over $50,000"), 1 when a number in the question falls in the label's range
-    ("$25,000" in "$10,001 to $50,000"), is the label's one number ("rated a 4" in "4 –
-    Exceeds"), or every amount over the question's ("over $60,000" in "Over $50,000"), else 0.
+    ("$25,000" in "$10,001 to $50,000", "3 hours" in "Up to 4 hours", units of time read),
+    is the label's one number ("rated a 4" in "4 – Exceeds"), or every amount over the
+    question's ("over $60,000" in "Over $50,000"), or the question names all but one of the
+    label's three or more words (`_nearly_named`), else 0.
 
     >>> row_fit("$10,001 to $50,000 — Approver: Finance Director", "Who approves $25,000?")
     1
