@@ -272,11 +272,18 @@ def contact_fit(sentence: str, question: str, around: str = "") -> int:
     >>> contact_fit("To report it, call 0800 046 7721.", "What number do I ring to report it?")
     1
     """
-    kind = wanted_contact(question_proper(question))
+    kind, topic = _contact_asked(question)
     if kind is None or not gives_contact(kind, sentence):
         return 0
-    topic = content_stems(question) - CONTACT_WORDS
     return 1 if topic & content_stems(f"{around} {sentence}") else 0
+
+
+@lru_cache(maxsize=64)
+def _contact_asked(question: str) -> tuple[str | None, frozenset[str]]:
+    """The contact `question` wants and its words beyond the contact's, read once per
+    question rather than once per candidate sentence."""
+    kind = wanted_contact(question_proper(question))
+    return kind, frozenset(content_stems(question) - CONTACT_WORDS) if kind else frozenset()
 
 
 def choice_features(
