@@ -23,6 +23,7 @@ from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.text.contacts import asked_contact, gives_contact
 from ragcite.text.faq import answered_questions
+from ragcite.text.prices import NO_CHARGE, asks_price, states_price
 from ragcite.text.sentences import split_sentences
 from ragcite.text.stems import stem
 from ragcite.text.table_rows import is_table_row
@@ -77,8 +78,7 @@ _NEGATIVE_STATES = re.compile(
 _UNPAID_ASKED = re.compile(
     r"\b(?:without|not|n't|no)\s+(?:\w+\s+)?(?:pay\w*|charg\w*|cost\w*|fees?)\b", re.IGNORECASE
 )
-_NO_CHARGE = r"no\s+(?:extra\s+)?(?:charge|cost|fee)|at\s+no\s+(?:extra\s+)?cost"
-_FREE_SAID = re.compile(rf"\b(?:free|complimentary|{_NO_CHARGE})\b", re.IGNORECASE)
+_FREE_SAID = re.compile(rf"\b(?:free|complimentary|{NO_CHARGE})\b", re.IGNORECASE)
 # "Never … before" is said as "new" or "first": "How much can I send to someone I've never
 # paid before?" over "Online transfers to a new payee: up to EUR 5,000 per day."
 _NEVER_BEFORE = re.compile(r"\bnever\s+(?:[\w'’]+\s+){0,3}?before\b", re.IGNORECASE)
@@ -96,31 +96,6 @@ _TIME_IN_WORDS = re.compile(
     re.IGNORECASE,
 )
 _NAME_OF = re.compile(r"\bnames?\s+of\b", re.IGNORECASE)
-# A question asking what something costs ("How much does Premium membership cost a month?",
-# "What's the fee for a replacement card?", "How much is the permit?", "Is there a fee if I
-# drop the car off at another branch?"), and a price a sentence may state: an amount of
-# money, a percentage, or that it is free or included.
-_PRICE_ASKED = re.compile(
-    r"\bhow\s+much\s+(?:does|do|did|will|would)\b.*\b(?:cost|charge)\b|"
-    r"^\s*(?:is|are)\s+there\s+(?:a|an|any)\s+(?:[\w-]+\s+){0,2}?"
-    r"(?:fee|charge|cost|price|discount)s?\b|"
-    r"\bhow\s+much\s+(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,2}?"
-    r"(?:fee|fees|charge|charges|price|cost|subscription|membership|permit|pass|ticket)s?\b|"
-    r"\bwhat(?:\s+is|['’]s|s)\s+the\s+(?:[\w-]+\s+)?(?:price|fee|cost|charge)\b|"
-    r"\bhow\s+much\s+(?:extra|more)\b(?!\s+(?:time|days?|weeks?|data|storage|space|leave|"
-    r"holidays?|notice|people|guests|items))|"
-    r"\bhow\s+much\s+(?:a|an|per|each)\s+(?:month|year|week|day|night|hour|session|class|"
-    r"visit|lesson|person|head)\b",
-    re.IGNORECASE,
-)
-_PRICE_SAID = re.compile(
-    r"[$€£¥]\s?\d|\d[\d,.]*\s*(?:million|billion|thousand|m|bn|k)?\s*"
-    r"(?:EUR|USD|GBP|AUD|CAD|euros?|dollars?|pounds?|pence|p|cents?)\b|"
-    r"\bfree\b(?=\s*(?:[.,;:!?)]|$|(?:of|for|to|when|if|on|at|during|until|with)\b))|"
-    rf"\b(?:{_NO_CHARGE}|included)\b|"
-    r"\d\s?%|\bper\s?cent\b|\bhalf\s+price\b",
-    re.IGNORECASE,
-)
 _WHO_IS = re.compile(
     r"^\s*(?:who\s+(?:is|are|was|were)\b|who['’]s\b|"
     r"what(?:\s+is|\s+are|['’]s|s)\s+(?:the\s+)?names?\s+of\b)",
@@ -283,9 +258,9 @@ def gives_no_price(question: str, quoted: Sequence[str]) -> bool:
     price of the membership: only an amount of money, "free" of the thing itself ("is
     free", "free of charge", not "2 free guest passes"), "no charge" or "included" counts,
     and a sentence holding one answers)."""
-    if not _PRICE_ASKED.search(question_proper(question)):
+    if not asks_price(question_proper(question)):
         return False
-    return not any(_PRICE_SAID.search(s) for s in quoted)
+    return not any(states_price(s) for s in quoted)
 
 
 def _gives_time(sentence: str) -> bool:

@@ -1,0 +1,54 @@
+"""Questions that ask what something costs, and the sentences that state a price.
+
+"How much does Premium membership cost a month?", "Is there a fee if I drop the car off at
+another branch?" and "How much extra does flood cover add?" ask a price (`asks_price`); a
+sentence states one when it holds an amount of money, a percentage, or says the thing is
+free, at no charge or included (`states_price`). The reading check declines a question
+asking a price over quotes that state none.
+
+    >>> asks_price("Is there a fee if I drop the car off at a different branch?")
+    True
+    >>> states_price("The standard fee is £185 per week.")
+    True
+"""
+
+from __future__ import annotations
+
+import re
+
+NO_CHARGE = r"no\s+(?:extra\s+)?(?:charge|cost|fee)|at\s+no\s+(?:extra\s+)?cost"
+# A question asking what something costs ("How much does Premium membership cost a month?",
+# "What's the fee for a replacement card?", "How much is the permit?", "Is there a fee if I
+# drop the car off at another branch?"), and a price a sentence may state: an amount of
+# money, a percentage, or that it is free or included.
+_PRICE_ASKED = re.compile(
+    r"\bhow\s+much\s+(?:does|do|did|will|would)\b.*\b(?:cost|charge)\b|"
+    r"^\s*(?:is|are)\s+there\s+(?:a|an|any)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:fee|charge|cost|price|discount)s?\b|"
+    r"\bhow\s+much\s+(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:fee|fees|charge|charges|price|cost|subscription|membership|permit|pass|ticket)s?\b|"
+    r"\bwhat(?:\s+is|['’]s|s)\s+the\s+(?:[\w-]+\s+)?(?:price|fee|cost|charge)\b|"
+    r"\bhow\s+much\s+(?:extra|more)\b(?!\s+(?:time|days?|weeks?|data|storage|space|leave|"
+    r"holidays?|notice|people|guests|items))|"
+    r"\bhow\s+much\s+(?:a|an|per|each)\s+(?:month|year|week|day|night|hour|session|class|"
+    r"visit|lesson|person|head)\b",
+    re.IGNORECASE,
+)
+_PRICE_SAID = re.compile(
+    r"[$€£¥]\s?\d|\d[\d,.]*\s*(?:million|billion|thousand|m|bn|k)?\s*"
+    r"(?:EUR|USD|GBP|AUD|CAD|euros?|dollars?|pounds?|pence|p|cents?)\b|"
+    r"\bfree\b(?=\s*(?:[.,;:!?)]|$|(?:of|for|to|when|if|on|at|during|until|with)\b))|"
+    rf"\b(?:{NO_CHARGE}|included)\b|"
+    r"\d\s?%|\bper\s?cent\b|\bhalf\s+price\b",
+    re.IGNORECASE,
+)
+
+
+def asks_price(question: str) -> bool:
+    """Whether `question` asks what something costs."""
+    return bool(_PRICE_ASKED.search(question))
+
+
+def states_price(sentence: str) -> bool:
+    """Whether `sentence` states a price."""
+    return bool(_PRICE_SAID.search(sentence))
