@@ -150,3 +150,9 @@ def test_the_most_relevant_passage_decides_an_everyday_words_reading() -> None:
     asked = "How much is a normal check-up?"
     assert formal_words(asked, passages) == "How much is a routine check-up?"
     assert formal_words(asked, passages[::-1]) == asked
+
+
+def test_reply_is_read_as_the_passages_respond() -> None:
+    assert formal_verbs("How long have we got to reply?", ["We must respond within a month."]) == (
+        "How long have we got to respond?"
+    )

@@ -90,6 +90,8 @@ tell, tells, told, telling = inform, informs, informed, informing
 hire, hires, hired, hiring = rent, rents, rented, renting
 delete, deletes, deleted, deleting = erase, erases, erased, erasing
 end, ends, ended, ending = terminate, terminates, terminated, terminating
+reply, replies, replied, replying = respond, responds, responded, responding
+reply to, replies to, replied to, replying to = respond to, responds to, responded to, responding to
 """
 
 
