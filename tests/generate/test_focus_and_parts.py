@@ -6,19 +6,11 @@ import numpy as np
 import pytest
 
 from ragcite.generate.extractive import tightest_bands
+from ragcite.generate.fits import band_bound, label_fit, range_fit, row_fit
 from ragcite.generate.focus import focus_match, leading_statement, question_focus, question_proper
 from ragcite.generate.joining import Candidate
 from ragcite.generate.missing_parts import not_in_documents
-from ragcite.generate.sentence_choice import (
-    FEATURES,
-    WindowSentence,
-    band_bound,
-    choice_features,
-    label_fit,
-    range_fit,
-    row_fit,
-    stems,
-)
+from ragcite.generate.sentence_choice import FEATURES, WindowSentence, choice_features, stems
 
 
 @pytest.mark.parametrize(
@@ -130,6 +122,16 @@ def test_a_row_whose_label_the_question_nearly_names_fits() -> None:
         row_fit("Child examination (under 16) — Fee: £25", "a routine check-up for an adult?") == 0
     )
     assert row_fit("Porcelain crown — Fee: £620", "How much is a crown?") == 0
+
+
+def test_the_askers_age_does_not_fit_a_label_numbering_levels() -> None:
+    """ "my daughter is 7" is no "Stages 6 and 7" nor "Stage 7"; "stage 7" named still fits,
+    and an age still fits an age band."""
+    asked = "My daughter is 7 and can't swim yet, which group would she start in?"
+    assert row_fit("Stages 6 and 7 — Who it is for: Can swim 25 metres", asked) == 0
+    assert label_fit("Stage 7: advanced strokes", asked) == 0
+    assert label_fit("Stage 7: advanced strokes", "What do they learn in stage 7?") == 2
+    assert row_fit("Young adult (18–25) — Annual: £240", "I'm 22, how much is a year?") == 1
 
 
 def test_a_bands_unit_of_time_is_read_and_the_tightest_band_answers() -> None:

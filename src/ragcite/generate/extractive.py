@@ -31,6 +31,7 @@ from ragcite.config import GenerateSettings
 from ragcite.embed.base import Embedder
 from ragcite.generate.bridge import carried_on
 from ragcite.generate.faq_answers import faq_questions, faq_relevance
+from ragcite.generate.fits import band_bound, contact_fit, label_fit, range_fit, row_fit
 from ragcite.generate.focus import question_focus
 from ragcite.generate.joining import (
     Candidate,
@@ -46,17 +47,7 @@ from ragcite.generate.joining import (
 )
 from ragcite.generate.lists import whole_list
 from ragcite.generate.missing_parts import not_in_documents
-from ragcite.generate.sentence_choice import (
-    WindowSentence,
-    band_bound,
-    choice_scores,
-    contact_fit,
-    focused_row,
-    label_fit,
-    range_fit,
-    row_fit,
-    stems,
-)
+from ragcite.generate.sentence_choice import WindowSentence, choice_scores, focused_row, stems
 from ragcite.generate.statements import about_its_label, claim_sentences
 from ragcite.models import DraftAnswer, DraftCitation, DraftClaim, SourceChunk
 from ragcite.rerank.question_parts import question_parts

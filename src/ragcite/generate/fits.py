@@ -1,0 +1,234 @@
+"""How a sentence or table row fits what the question names, beyond its words' relevance.
+
+A table row whose label the question says or nearly says, or whose range or band holds the
+question's number (units of time read, the tightest open band kept by the generator); a
+sentence whose range holds it ("aged 21 to 24", "over-65s"); a labelled line whose one
+number the question names ("the second instalment"); a sentence giving the contact the
+question asks for. The extractive generator ranks such candidates higher and lets them
+stand a little below its relevance floor (`ragcite.generate.extractive`).
+
+    >>> row_fit("$10,001 to $50,000 — Approver: Finance Director", "Who approves $25,000?")
+    1
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ragcite.generate.focus import question_proper
+from ragcite.text.contacts import CONTACT_WORDS, gives_contact, wanted_contact
+from ragcite.text.labels import label_of
+from ragcite.text.ordinals import ORDINALS
+from ragcite.text.table_rows import LABEL_SEPARATOR
+from ragcite.text.words import content_stems, words
+
+_AMOUNT = re.compile(r"\d[\d,]*(?:\.\d+)?")
+_BELOW = re.compile(r"^\W*(?:up\s+to|under|less\s+than|below|at\s+most)\b", re.IGNORECASE)
+_ABOVE = re.compile(r"^\W*(?:over|above|more\s+than|from|at\s+least)\b", re.IGNORECASE)
+
+
+# "over $5,000" in a question asks about every amount above it, not about 5,000 itself.
+_OVER = re.compile(
+    r"\b(?:over|above|more\s+than|exceeding|beyond)\s+\D{0,3}?(\d[\d,]*(?:\.\d+)?)", re.IGNORECASE
+)
+
+
+def _amounts(text: str) -> list[float]:
+    return [float(m.group().replace(",", "")) for m in _AMOUNT.finditer(text)]
+
+
+# Units of time, in minutes: "3 hours" asked is no "Up to 30 minutes".
+_TIME_UNITS = {
+    **dict.fromkeys(("minute", "minutes", "min", "mins"), 1.0),
+    **dict.fromkeys(("hour", "hours", "hr", "hrs"), 60.0),
+    **dict.fromkeys(("day", "days"), 1440.0),
+    **dict.fromkeys(("week", "weeks"), 10080.0),
+    **dict.fromkeys(("month", "months"), 43800.0),
+    **dict.fromkeys(("year", "years"), 525600.0),
+}
+_TIMED_AMOUNT = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*([a-z]+)?", re.IGNORECASE)
+
+
+def _timed(text: str) -> list[tuple[float, float | None]]:
+    """Each number of `text` with its unit of time in minutes, when one follows it."""
+    return [
+        (float(m.group(1).replace(",", "")), _TIME_UNITS.get((m.group(2) or "").lower()))
+        for m in _TIMED_AMOUNT.finditer(text)
+    ]
+
+
+def _asked_in(question: str, label: str) -> list[float]:
+    """The question's numbers in the unit of time of the label's first number ("3 hours"
+    as 180 against "Up to 30 minutes"), or as written when either has no unit of time."""
+    bound = _timed(label)
+    unit = bound[0][1] if bound else None
+    return [v * u / unit if u and unit else v for v, u in _timed(question)]
+
+
+# A number that is the asker's age ("I'm 22", "my daughter is 7", "aged 68", "a 15 year
+# old"), and a label numbering levels ("Stages 6 and 7", "Level 3", "Year 5"): an age is
+# not a level, so it does not fit one.
+_AGE = re.compile(
+    r"\b(?:i['’]?m|i\s+am|(?:he|she)\s+is|(?:he|she)['’]s|is|aged?)\s+(\d{1,3})\b(?!\s*(?:%|[.:,]\d|"
+    r"(?:days?|weeks?|months?|hours?|minutes?|mins?|am|pm|miles?|km|kg|people|items?)\b))|"
+    r"\b(\d{1,3})[\s-]*(?:years?|yrs?)[\s-]*old\b",
+    re.IGNORECASE,
+)
+_LEVEL = re.compile(
+    r"\b(?:stages?|levels?|bands?|grades?|tiers?|steps?|years?|classes|class|groups?)\s+\d",
+    re.IGNORECASE,
+)
+
+
+def _not_ages(question: str, label: str) -> list[float]:
+    """`_asked_in` without the asker's age when `label` numbers levels (`_LEVEL`)."""
+    asked = _asked_in(question, label)
+    if not _LEVEL.search(label):
+        return asked
+    ages = {float(a or b) for a, b in _AGE.findall(question)}
+    return [n for n in asked if n not in ages]
+
+
+def band_bound(row: str) -> float | None:
+    """How wide a table row's open-ended band is, smaller being tighter: the bound of "Up
+    to 4 hours" (240, in minutes), the negated bound of "Over 65" (-65); None for another
+    label. Of the rows whose band holds the question's number, the tightest answers."""
+    label = row.partition(LABEL_SEPARATOR)[0]
+    timed = _timed(label)
+    if len(timed) != 1:
+        return None
+    value, unit = timed[0]
+    value *= unit or 1.0
+    if _BELOW.match(label):
+        return value
+    if _ABOVE.match(label):
+        return -value
+    return None
+
+
+def _over_fit(label: str, over: list[float], bounds: list[float]) -> int:
+    """1 when every amount over N is in the label's open range ("Over $50,000" holds all of
+    "over $60,000"); a bounded range ("$1,001 to $10,000") never holds all of "over $5,000"."""
+    return int(bool(_ABOVE.match(label)) and len(bounds) == 1 and any(n >= bounds[0] for n in over))
+
+
+def _nearly_named(label: str, question: str) -> bool:
+    """Whether the question says all but one of the label's three or more content words
+    ("a routine check-up for an adult" of "Routine examination (adult)")."""
+    own = content_stems(label)
+    return len(own) >= 3 and len(own - content_stems(question)) <= 1
+
+
+def row_fit(row: str, question: str) -> int:
+    """How well a table row's label fits the question: 2 when the question says the label
+    ("purchases over $50,000"), 1 when a number in the question falls in the label's range
+    ("$25,000" in "$10,001 to $50,000", "3 hours" in "Up to 4 hours", units of time read),
+    is the label's one number ("rated a 4" in "4 – Exceeds"), or every amount over the
+    question's ("over $60,000" in "Over $50,000"), or the question names all but one of the
+    label's three or more words (`_nearly_named`), else 0.
+
+    >>> row_fit("$10,001 to $50,000 — Approver: Finance Director", "Who approves $25,000?")
+    1
+    """
+    label = " ".join(row.partition(LABEL_SEPARATOR)[0].lower().split())
+    if label and label in " ".join(question.lower().split()):
+        return 2
+    asked, bounds = _not_ages(question, label), _amounts(label)
+    if not asked or not bounds:
+        return int(_nearly_named(label, question))
+    over = [float(m.group(1).replace(",", "")) for m in _OVER.finditer(question)]
+    if over:
+        return _over_fit(label, over, bounds)
+    if _BELOW.match(label):
+        return int(any(n <= bounds[0] for n in asked))
+    if _ABOVE.match(label):
+        return int(any(n > bounds[0] for n in asked))
+    if len(bounds) == 2:
+        return int(any(bounds[0] <= n <= bounds[1] for n in asked))
+    return int(len(bounds) == 1 and bounds[0] in asked)  # "rated a 4": the row "4 – Exceeds"
+
+
+# A range a sentence states: "aged 21 to 24", "21–24", "between 5 and 10", "grade 7 and
+# above", "65 or over", "over-65s", "65+", "under-18s".
+_NUM = r"(\d[\d,]*(?:\.\d+)?)"
+_SENTENCE_RANGES = (
+    (re.compile(rf"{_NUM}\s*(?:to|-|–|—)\s*{_NUM}"), "between"),
+    (re.compile(rf"\bbetween\s+\D{{0,3}}{_NUM}\s+and\s+\D{{0,3}}{_NUM}", re.IGNORECASE), "between"),
+    (
+        re.compile(rf"{_NUM}\s+(?:and|or)\s+(?:above|over|more|older|higher)\b", re.IGNORECASE),
+        "from",
+    ),
+    (
+        re.compile(rf"{_NUM}\s+(?:and|or)\s+(?:below|under|less|younger|lower)\b", re.IGNORECASE),
+        "upto",
+    ),
+    (re.compile(r"\b(?:over|above)[-\s](\d[\d,]*)s?\b", re.IGNORECASE), "from"),  # "over-65s"
+    (re.compile(r"(?<![£$€\d.,])(\d[\d,]*)\+(?!\d)"), "from"),  # "65+", not "£5 + VAT"
+    (re.compile(r"\b(?:under|below)[-\s](\d[\d,]*)s?\b", re.IGNORECASE), "upto"),  # "under-18s"
+)
+
+
+def range_fit(sentence: str, question: str) -> int:
+    """1 when a number the question names falls in a range the sentence states ("I'm 23" in
+    "Drivers aged 21 to 24 pay …", "grade 8" in "grade 7 and above"), else 0.
+
+    >>> range_fit("Drivers aged 21 to 24 pay a surcharge.", "I'm 23 - do I pay extra?")
+    1
+    """
+    asked = _amounts(question)
+    if not asked:
+        return 0
+    for pattern, kind in _SENTENCE_RANGES:
+        for m in pattern.finditer(sentence):
+            low, high = (float(g.replace(",", "")) for g in (m.group(1), m.group(m.lastindex or 1)))
+            if kind == "from":
+                high = float("inf")
+            elif kind == "upto":
+                low, high = float("-inf"), low
+            if low < high and any(low <= n <= high for n in asked):
+                return 1
+    return 0
+
+
+def label_fit(sentence: str, question: str) -> int:
+    """2, as for a table row whose label the question says, when the label opening a line
+    holds one number and the question names it, in digits or as an ordinal ("the second lot
+    of rent" for "Instalment 2: 35% of the total, due 10 January 2025"; "sev 2" for
+    "Severity 2: …"), else 0.
+
+    >>> label_fit("Instalment 2: 35% of the total, due 10 January 2025", "When is the second one?")
+    2
+    """
+    label = label_of(sentence)
+    numbers = _amounts(label)
+    if len(numbers) != 1:
+        return 0
+    asked = set(_not_ages(question, label)) | {
+        ORDINALS[w] for w in words(question) if w in ORDINALS
+    }
+    return 2 if numbers[0] in asked else 0
+
+
+def contact_fit(sentence: str, question: str, around: str = "") -> int:
+    """1 when the question asks for a phone number, email or web address (`wanted_contact`)
+    and `sentence` gives one and is about what is asked: the sentence or `around` (its
+    heading, its line's label) shares a word of the question beyond the contact's
+    ("report" in "To report a breakdown, call our Claims Line on 0800 046 7721" for "What
+    number do I ring to report my dishwasher has broken down?"), else 0.
+
+    >>> contact_fit("To report it, call 0800 046 7721.", "What number do I ring to report it?")
+    1
+    """
+    kind, topic = _contact_asked(question)
+    if kind is None or not gives_contact(kind, sentence):
+        return 0
+    return 1 if topic & content_stems(f"{around} {sentence}") else 0
+
+
+@lru_cache(maxsize=64)
+def _contact_asked(question: str) -> tuple[str | None, frozenset[str]]:
+    """The contact `question` wants and its words beyond the contact's, read once per
+    question rather than once per candidate sentence."""
+    kind = wanted_contact(question_proper(question))
+    return kind, frozenset(content_stems(question) - CONTACT_WORDS) if kind else frozenset()
