@@ -50,12 +50,14 @@ _TIME_UNITS = {
 _TIMED_AMOUNT = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*([a-z]+)?", re.IGNORECASE)
 
 
-def _timed(text: str) -> list[tuple[float, float | None]]:
-    """Each number of `text` with its unit of time in minutes, when one follows it."""
-    return [
+@lru_cache(maxsize=4096)
+def _timed(text: str) -> tuple[tuple[float, float | None], ...]:
+    """Each number of `text` with its unit of time in minutes, when one follows it (read
+    once per question or label, not once per row it is compared with)."""
+    return tuple(
         (float(m.group(1).replace(",", "")), _TIME_UNITS.get((m.group(2) or "").lower()))
         for m in _TIMED_AMOUNT.finditer(text)
-    ]
+    )
 
 
 def _asked_in(question: str, label: str) -> list[float]:

@@ -16,10 +16,10 @@ from ragcite.generate.bridge import PRONOUNS, points_back
 from ragcite.generate.focus import question_focus, question_proper, states_focus
 from ragcite.generate.sentence_choice import stems
 from ragcite.models import SourceChunk
-from ragcite.text.contacts import CONTACT_WORDS, gives_contact, is_contact_line, wanted_contact
+from ragcite.text.contacts import gives_contact, is_contact_line, wanted_contact
 from ragcite.text.labels import label_of
 from ragcite.text.table_rows import is_table_row
-from ragcite.text.words import content_stems
+from ragcite.text.words import content_stems, words
 
 # A further sentence joins the answer only when it is about as likely to hold it as the best.
 # A sentence is ranked by its relevance plus this share of its choice probability: the
@@ -73,7 +73,9 @@ _EXCEPTS = re.compile(rf"^\W*(?:{_EXCEPTION})")
 # A sentence opening on another case of what the rule before it is for ("For personal travel
 # abroad, you must obtain written approval …" after "You may take your laptop abroad for
 # business travel …").
-_OTHER_CASE = re.compile(r"^\W*(?:But\s+|However,?\s+)?for\s+((?:[\w-]+\s+){0,4}?[\w-]+),", re.I)
+_OTHER_CASE = re.compile(
+    r"^\W*(?:But\s+|However,?\s+)?for\s+((?:[\w-]+\s+){0,4}?[\w-]+),", re.IGNORECASE
+)
 _YES_NO_FOCI = frozenset(("permission", "yes_no"))
 # A labelled line whose value is this short ("Chair and desk: not provided.") is completed
 # by the sentence after it on its line ("Employees can claim up to 150 GBP once for a desk
@@ -225,7 +227,7 @@ def _excepts(after: Candidate, rule: Candidate) -> bool:
     if _EXCEPTS.match(after.text):
         return True
     case = _OTHER_CASE.match(after.text)
-    if case is not None and re.search(r"\bfor\b", rule.text, re.IGNORECASE):
+    if case is not None and "for" in words(rule.text):
         return bool(content_stems(case.group(1)) & content_stems(rule.text))
     return bool(_UNLESS.search(after.text)) and bool(
         content_stems(after.text) & content_stems(rule.text)
@@ -317,18 +319,16 @@ def gives_the_contact(
     kind = wanted_contact(question_proper(query))
     if kind is None or any(gives_contact(kind, c.text) for c in chosen):
         return None
-    topic = content_stems(query) - CONTACT_WORDS
     after = {(c.chunk_rank, c.position + 1) for c in chosen}
 
-    def about_it(c: Candidate) -> bool:
-        follows = (c.chunk_rank, c.position) in after and is_contact_line(c.text)
-        return follows or bool(topic & content_stems(c.text))
+    def follows(c: Candidate) -> bool:
+        return (c.chunk_rank, c.position) in after and is_contact_line(c.text)
 
     giving = [
         c
         for c in candidates
         if c.score >= floor
         and gives_contact(kind, c.text)
-        and (c.contact or (c.chunk_id == chosen[0].chunk_id and about_it(c)))
+        and (c.contact or (c.chunk_id == chosen[0].chunk_id and follows(c)))
     ]
     return max(giving, key=lambda c: c.score) if giving else None

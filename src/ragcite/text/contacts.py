@@ -3,8 +3,9 @@
 "What's the phone number for AFCA?", "What number do I ring?", "What is the email address
 for payroll?" and "What's the website?" ask for a phone number, an email address or a web
 address (not "What happens if the website is down?", which only mentions one); a sentence
-gives a phone number when it holds three digits or more, an email address when it holds
-an "@" address, a web address when it holds one.
+gives a phone number when it holds six digits or more in one run, or a short number right
+after "call", "dial" or "extension" (`_PHONE_NUMBER`), an email address when it holds an
+"@" address, a web address when it holds one.
 
     >>> asked_contact("What's the phone number for AFCA?")
     'a phone number'
@@ -26,7 +27,7 @@ CONTACT_WORDS = CONTACT_LABELS | content_stems("ring call number contact address
 
 # A question asking for a way to reach someone ("What's the phone number for AFCA?", "What
 # number do I ring?", "What is the email address of payroll?"), and what a sentence giving it
-# holds: three digits or more, an address with "@", a web address.
+# holds: a phone number (`_PHONE_NUMBER`), an address with "@", a web address.
 _ASKS_FOR = (
     r"^\s*(?:what|which)(?:\s+(?:is|are)|['’]s|s)\s+(?:the\s+|your\s+|its\s+|their\s+)?"
     r"(?:[\w-]+\s+){0,2}?"

@@ -147,15 +147,15 @@ def formal_verbs(question: str, passages: Sequence[str]) -> str:
     out = question
     for form in sorted(asked):
         plain, formal = _BY_FORM[form]
-        if any(_uses(used, f) for f in plain):
+        if any(uses_phrase(used, f) for f in plain):
             continue  # the documents use the everyday verb themselves
-        verb = next((f for f in formal if any(_uses(used, x) for x in f)), None)
+        verb = next((f for f in formal if any(uses_phrase(used, x) for x in f)), None)
         if verb is not None:
             replacement = verb[plain.index(form)]
             out = re.sub(rf"\b{form}\b", replacement, out, flags=re.IGNORECASE)
     return out
 
 
-def _uses(text: str, form: str) -> bool:
-    """Whether `text` (lower case) holds `form` as whole words."""
-    return re.search(rf"\b{form}\b", text) is not None
+def uses_phrase(text: str, phrase: str) -> bool:
+    """Whether `text` (lower case) holds `phrase` as whole words."""
+    return re.search(rf"\b{re.escape(phrase)}\b", text) is not None

@@ -17,8 +17,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-# Everyday word or phrase = its formal words, in the order they are tried. A plural is
-# derived by adding "s" to both sides.
+from ragcite.text.plain_verbs import uses_phrase
+
+# Everyday word or phrase = its formal words, in the order they are tried. A single word's
+# plural is derived by adding "s" to both sides.
 _TABLE = """
 per head = per person
 hi-vis = high-visibility
@@ -40,7 +42,7 @@ def _table() -> dict[str, tuple[str, ...]]:
         plain, _, formal = line.partition("=")
         forms = tuple(f.strip() for f in formal.split(","))
         out[plain.strip()] = forms
-        if not plain.strip().startswith(("per ", "a ", "the ")) and "-" not in plain:
+        if " " not in plain.strip() and "-" not in plain:
             out[plain.strip() + "s"] = tuple(f + "s" for f in forms)
     return out
 
@@ -70,11 +72,6 @@ def formal_words(question: str, passages: Sequence[str]) -> str:
 def _word_used(text: str, plain: str) -> str | None:
     """The everyday word itself when `text` uses it, else the first of its formal words
     that `text` uses, else None."""
-    if _uses(text, plain):
+    if uses_phrase(text, plain):
         return plain
-    return next((f for f in PLAIN_WORDS[plain] if _uses(text, f)), None)
-
-
-def _uses(text: str, phrase: str) -> bool:
-    """Whether `text` (lower case) holds `phrase` as whole words."""
-    return re.search(rf"\b{re.escape(phrase)}\b", text) is not None
+    return next((f for f in PLAIN_WORDS[plain] if uses_phrase(text, f)), None)
