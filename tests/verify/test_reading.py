@@ -448,3 +448,64 @@ def test_a_contact_asked_for_a_negated_case_is_answered_by_the_number() -> None:
     asked = "What number do I call to report my internet not working?"
     assert reading_conflict(asked, [(text, _chunk(text))]) is None
     assert negation_unmatched("Why is my internet not working?", text) is None
+
+
+def test_a_year_the_passages_never_state_conflicts_unless_a_no_answers_it() -> None:
+    said = "In 1967, Manuel Blum developed an axiomatic complexity theory based on his axioms."
+    chunk = _chunk(said)
+    conflict = reading_conflict(
+        "Who developed an axiomatic complexity theory in 1974?", [(said, chunk)]
+    )
+    assert conflict is not None and "1974" in conflict and "1967" in conflict
+    assert (
+        reading_conflict("Who developed an axiomatic complexity theory in 1967?", [(said, chunk)])
+        is None
+    )
+    # "Did Blum develop it in 1974?" is answered: no, in 1967
+    assert (
+        reading_conflict("Did Blum develop his complexity theory in 1974?", [(said, chunk)]) is None
+    )
+
+
+def test_comparatives_and_directions_are_read_as_opposites() -> None:
+    said = "The name Rijn is used only for smaller streams farther to the north."
+    larger = reading_conflict("What name is used only for larger streams?", [(said, _chunk(said))])
+    assert larger is not None and '"larger"' in larger and '"smaller"' in larger
+    capture = "Through stream capture, the Rhine extended its watershed southward."
+    northward = reading_conflict(
+        "What caused the Rhine to extend its watershed northward?", [(capture, _chunk(capture))]
+    )
+    assert northward is not None and '"southward"' in northward
+
+
+def test_a_negating_prefix_makes_an_opposite_of_a_quality_only() -> None:
+    formal = "A decision problem can be viewed as a formal language."
+    informal = reading_conflict(
+        "What can be viewed as an informal language?", [(formal, _chunk(formal))]
+    )
+    assert informal is not None and '"informal"' in informal and '"formal"' in informal
+    possible = "It is possible that all these complexity classes collapse to one class."
+    assert (
+        reading_conflict(
+            "What is impossible for these complexity classes?", [(possible, _chunk(possible))]
+        )
+        is not None
+    )
+    # "invoice" is not "in" + "voice", and "not equal" says "unequal"
+    voice = "Use your own voice when you call the desk."
+    assert reading_conflict("Who do I send an invoice to?", [(voice, _chunk(voice))]) is None
+    equal = "If P is not equal to NP, then P is not equal to PSPACE either."
+    assert (
+        reading_conflict("What follows if P and NP are unequal?", [(equal, _chunk(equal))]) is None
+    )
+
+
+def test_a_yes_no_question_is_answered_by_the_opposite_state_not_the_opposite_thing() -> None:
+    dogs = "Dogs are forbidden in the bedrooms."
+    assert reading_conflict("Are dogs allowed in the bedrooms?", [(dogs, _chunk(dogs))]) is None
+    advance = "It is impossible to change the date of an Advance ticket."
+    asked = "Is it possible to change the date of my Advance ticket?"
+    assert reading_conflict(asked, [(advance, _chunk(advance))]) is None
+    shifts = "Advice desk helper: Minimum commitment: one shift a week for 6 months."
+    maximum = "Is there a maximum number of hours I can volunteer a week?"
+    assert reading_conflict(maximum, [(shifts, _chunk(shifts))]) is not None

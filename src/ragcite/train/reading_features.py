@@ -30,7 +30,8 @@ from ragcite.embed.base import Embedder
 from ragcite.text.stems import stem
 from ragcite.text.words import QUESTION_STOPWORDS, STOPWORDS, content_words, words
 from ragcite.verify.answer_types import expected_type, type_spans
-from ragcite.verify.reading import Quote, Window, opposite_pair, quote_window
+from ragcite.verify.opposites import opposite_pair
+from ragcite.verify.reading import Quote, Window, quote_window
 
 READING_FEATURES: tuple[str, ...] = (
     "read_unaligned",

@@ -29,36 +29,16 @@ from ragcite.text.stems import stem
 from ragcite.text.table_rows import is_table_row
 from ragcite.text.words import STOPWORDS, content_stems, content_words, words
 from ragcite.verify.answer_types import names_a_person, names_someone_new
+from ragcite.verify.opposites import ANSWERED_BY_NO, opposite_pair
+from ragcite.verify.stated_years import year_unmatched
 from ragcite.verify.support.quantities import quantities
 
 NEGATION = re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without)\b|n't\b", re.IGNORECASE
 )
-# Pairs of opposites a changed question often swaps in (both directions are read). Words
-# as common as "before"/"after" or "more"/"less" are left out: a question uses them for
-# other ends.
-_OPPOSITES = (
-    ("first", "last"), ("earliest", "latest"), ("most", "least"),
-    ("largest", "smallest"), ("biggest", "smallest"), ("highest", "lowest"),
-    ("longest", "shortest"), ("oldest", "newest"), ("oldest", "youngest"),
-    ("maximum", "minimum"), ("increase", "decrease"), ("increased", "decreased"),
-    ("win", "lose"), ("won", "lost"), ("start", "end"), ("began", "ended"),
-    ("north", "south"), ("east", "west"), ("northern", "southern"), ("eastern", "western"),
-    ("upper", "lower"), ("inner", "outer"), ("modern", "ancient"), ("modern", "medieval"),
-    ("public", "private"), ("male", "female"), ("import", "export"), ("imports", "exports"),
-    ("positive", "negative"), ("major", "minor"), ("allowed", "forbidden"),
-    ("accept", "reject"), ("accepted", "rejected"), ("rise", "fall"),
-)  # fmt: skip
-_OPPOSITE: dict[str, set[str]] = {}
-for _a, _b in _OPPOSITES:
-    _OPPOSITE.setdefault(_a, set()).add(_b)
-    _OPPOSITE.setdefault(_b, set()).add(_a)
-
 Quote = tuple[str, SourceChunk]
 # Between a negation and the word it negates: "not be used", "never fully paid".
 _NEGATED_GAP = frozenset("be been being is are was were also always fully yet still ever".split())
-# Questions a negated sentence answers ("Can I …?": "You may not …").
-_ANSWERED_BY_NO = frozenset({"yes_no", "permission", "consequence"})
 _NEGATING_PREFIXES = ("un", "non", "dis", "in", "im")
 # Words that state a negation in one word: a course not finished on time is "overdue", a
 # driver no longer allowed to drive is "suspended from driving", a payment not made has
@@ -138,21 +118,6 @@ def quote_window(quote: str, chunk: SourceChunk) -> Window:
     return Window(sentences[first : last + 1], window, sentences, list(asked), heading)
 
 
-def opposite_pair(question: str, window_text: str) -> tuple[str, str] | None:
-    """(question word, its opposite) when the window holds the opposite of a question
-    word and neither the word itself nor a question that names both ("smallest" asked,
-    "biggest" said); None otherwise. The asker's situation before the question proper is
-    not asked ("I only started last week, when is the training due?" over "in your first
-    month")."""
-    asked = set(words(question_proper(question)))
-    there = set(words(window_text))
-    for word in sorted(asked - there):
-        said = sorted((_OPPOSITE.get(word, set()) & there) - asked)
-        if said:
-            return word, said[0]
-    return None
-
-
 def negation_unmatched(question: str, quoted: str) -> str | None:
     """The question's negation ("not", "never", …) when the quoted sentences hold none:
     they answer the question without it ("What is not used…" over "X is used…"). A word
@@ -198,7 +163,7 @@ def negated_in_quote(question: str, quoted: Sequence[str]) -> str | None:
     art did the Normans have a tradition of?" over "… did not have the rich traditions
     …"): they speak of the opposite case. None when a sentence uses the word plainly, or
     when a "no" answers the question (yes/no, may I, what happens)."""
-    if NEGATION.search(question) or question_focus(question) in _ANSWERED_BY_NO:
+    if NEGATION.search(question) or question_focus(question) in ANSWERED_BY_NO:
         return None
     asked = {stem(w): w for w in content_words(question, STOPWORDS)}
     negated: set[str] = set()
@@ -335,6 +300,21 @@ def _conflict(question: str, windows: list[Window]) -> str | None:
         return (
             f"Not answered: the question asks for {contact}, and the quoted passages give "
             "none; the closest sources are shown."
+        )
+    return _another_case(question, windows)
+
+
+def _another_case(question: str, windows: list[Window]) -> str | None:
+    """Why the quoted windows speak of another case than the question asks about: another
+    year than the one it sets (`verify/stated_years.py`), or the opposite of one of its words
+    in every window (`verify/opposites.py`)."""
+    passage = " ".join(s for w in windows for s in w.sentences)
+    quoted = " ".join(s for w in windows for s in w.quoted)
+    year = year_unmatched(question_proper(question), passage, quoted)
+    if year is not None and question_focus(question) not in ANSWERED_BY_NO:
+        return (
+            f"Not answered: the question asks about {year[0]}, which the quoted passages do "
+            f"not mention; they speak of {year[1]}; the closest sources are shown."
         )
     pairs = [opposite_pair(question, " ".join(w.window)) for w in windows]
     pair = pairs[0] if all(pairs) else None  # one window without an opposite answers

@@ -1,0 +1,97 @@
+"""Opposites a changed question swaps in: "What is the smallest city on the Rhine?" over
+"The biggest city on the Rhine is Cologne", "What can be viewed as an informal language?"
+over "… a formal language". Read by the reading check (`verify/reading.py`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragcite.generate.focus import question_focus, question_proper
+from ragcite.text.words import words
+
+# Questions a negated sentence or an opposite state answers ("Can I …?": "You may not …").
+ANSWERED_BY_NO = frozenset({"yes_no", "permission", "consequence"})
+# Pairs of opposites a changed question often swaps in (both directions are read). Words
+# as common as "before"/"after" or "more"/"less" are left out: a question uses them for
+# other ends.
+_OPPOSITES = (
+    ("first", "last"), ("earliest", "latest"), ("most", "least"),
+    ("largest", "smallest"), ("biggest", "smallest"), ("highest", "lowest"),
+    ("longest", "shortest"), ("oldest", "newest"), ("oldest", "youngest"),
+    ("maximum", "minimum"), ("increase", "decrease"), ("increased", "decreased"),
+    ("win", "lose"), ("won", "lost"), ("start", "end"), ("began", "ended"),
+    ("north", "south"), ("east", "west"), ("northern", "southern"), ("eastern", "western"),
+    ("upper", "lower"), ("inner", "outer"), ("modern", "ancient"), ("modern", "medieval"),
+    ("public", "private"), ("male", "female"), ("import", "export"), ("imports", "exports"),
+    ("positive", "negative"), ("major", "minor"), ("allowed", "forbidden"),
+    ("accept", "reject"), ("accepted", "rejected"), ("rise", "fall"),
+    ("larger", "smaller"), ("bigger", "smaller"), ("higher", "lower"), ("longer", "shorter"),
+    ("older", "younger"), ("northward", "southward"), ("eastward", "westward"),
+    ("northernmost", "southernmost"), ("easy", "difficult"), ("easier", "harder"),
+    ("stronger", "weaker"), ("strongest", "weakest"), ("best", "worst"), ("better", "worse"),
+    ("upstream", "downstream"), ("internal", "external"), ("success", "failure"),
+    ("wet", "dry"), ("deep", "shallow"), ("fastest", "slowest"), ("richest", "poorest"),
+)  # fmt: skip
+# Opposite states, of which one answers a yes/no question about the other.
+_STATES = frozenset(
+    "allowed forbidden accept reject accepted rejected win lose won lost success failure".split()
+)
+_OPPOSITE: dict[str, set[str]] = {}
+for _a, _b in _OPPOSITES:
+    _OPPOSITE.setdefault(_a, set()).add(_b)
+    _OPPOSITE.setdefault(_b, set()).add(_a)
+
+# Prefixes that make a word's opposite ("possible", "impossible"), read by `opposite_pair`.
+_OPPOSING_PREFIXES = ("un", "non-", "non", "in", "im", "il", "ir")
+# The endings of words that read as a quality, which a negating prefix turns round.
+_QUALITY = re.compile(
+    r"^\w{2,}(?:al|ible|able|ent|ant|ive|ite|ly|ect|ete|ual|ular|ected|ated|ful)$"
+)
+
+
+def opposite_pair(question: str, window_text: str) -> tuple[str, str] | None:
+    """(question word, its opposite) when the window holds the opposite of a question
+    word and neither the word itself nor a question that names both ("smallest" asked,
+    "biggest" said); None otherwise. The asker's situation before the question proper is
+    not asked ("I only started last week, when is the training due?" over "in your first
+    month"). A question a "no" answers is answered by the opposite state ("Are dogs
+    allowed?" by "Dogs are forbidden", "Is it possible …?" by "It is impossible …"), not by
+    the opposite thing ("Is there a maximum …?" by "Minimum commitment: …")."""
+    asked = set(words(question_proper(question)))
+    there = set(words(window_text))
+    answered_by_no = question_focus(question) in ANSWERED_BY_NO
+    for word in sorted(asked - there):
+        opposite = _OPPOSITE.get(word, set()) & (there - asked)
+        if answered_by_no:
+            said = sorted(opposite - _STATES) if word not in _STATES else []
+        else:
+            said = sorted(opposite | _prefixed(word, there, window_text.lower()))
+        if said:
+            return word, said[0]
+    return None
+
+
+def _prefixed(word: str, there: set[str], window_text: str) -> set[str]:
+    """The words of `there` that are `word` with a negating prefix added or taken off
+    ("possible" said, "impossible" asked; "formal" asked, "informal" said). Only words that
+    read as qualities take such a prefix ("in" + "formal", not "in" + "voice"), and a word
+    the window negates itself ("not known" for "unknown") says the same."""
+    found = set()
+    for prefix in _OPPOSING_PREFIXES:
+        if _QUALITY.search(word) and prefix + word in there:
+            found.add(prefix + word)
+        rest = word.removeprefix(prefix)
+        if (
+            rest != word
+            and _QUALITY.search(rest)
+            and rest in there
+            and not _negated(rest, window_text)
+        ):
+            found.add(rest)
+    return found
+
+
+def _negated(word: str, text: str) -> bool:
+    """Whether `text` negates `word` itself ("not equal", "no known")."""
+    return re.search(rf"\b(?:not|n't|never|no)\s+(?:\w+\s+)?{word}\b", text) is not None
