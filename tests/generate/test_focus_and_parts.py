@@ -211,4 +211,7 @@ def test_the_askers_situation_is_cut_off_the_question_proper() -> None:
     assert question_proper(asked) == "How much is one?"
     assert leading_statement("I'm 23 - do I have to pay extra?") == "I'm 23 - "
     assert leading_statement("If I am ill, can I cancel?") == ""
+    # a situation set off by a dash before a conditional question; not a question itself
+    assert leading_statement("I can't make it - if I cancel do I pay?") == "I can't make it - "
+    assert leading_statement("What happens to my deposit - if I cancel?") == ""
     assert question_proper("How much is a class?") == "How much is a class?"

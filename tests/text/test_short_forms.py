@@ -72,6 +72,18 @@ def test_an_everyday_verb_is_read_as_the_passages_formal_verb(question: str, exp
     assert formal_verbs(question, PROCEDURE) == expected
 
 
+def test_a_verb_spelled_alike_in_base_and_past_takes_the_past_after_has() -> None:
+    """ "reception has shut" is "reception has closed", "when does it shut?" "close"."""
+    rules = ["Late arrivals after reception closes: phone ahead."]
+    assert formal_verbs("What if reception has shut?", rules) == "What if reception has closed?"
+    assert formal_verbs("When does reception shut?", rules) == "When does reception close?"
+
+
+def test_veg_is_read_as_the_passages_vegetables() -> None:
+    rules = ["Plots are for growing fruit, vegetables and flowers."]
+    assert expand_short_forms("Can I grow veg?", rules) == "Can I grow vegetables?"
+
+
 def test_respond_is_read_as_acknowledge_where_an_escalation_table_writes_it() -> None:
     table = ["SEV3 — Definition: Minor feature degraded; Acknowledge within: 4 business hours"]
     assert formal_verbs("How fast do I need to respond to a SEV3?", table) == (
@@ -121,6 +133,12 @@ def test_everyday_shortenings_of_care_and_leave_are_read_in_full() -> None:
         ("I'm fine, do I report it?", "The penalty doubles.", "I'm fine, do I report it?"),
         ("Can my mate come?", "A mate may come; guests sign in.", "Can my mate come?"),
         ("Is a normal check-up free?", "Routine care is covered.", "Is a routine check-up free?"),
+        ("What's the yearly fee?", "Annual management charge: 0.45%", "What's the annual fee?"),
+        (
+            "What's on the free tier?",
+            "The Free plan includes 1,000 requests.",
+            "What's on the free plan?",
+        ),
     ],
 )
 def test_everyday_words_are_read_in_the_passages_words(

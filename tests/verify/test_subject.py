@@ -380,3 +380,31 @@ def test_the_askers_situation_is_neither_joined_nor_handed_on(
     statement split off as a part ("my dad is 88") hands nothing on."""
     quotes = [(text, _chunk(text, title="Household waste guide"))]
     assert missing_subject(asked, quotes, [quotes[0][1]], embedder) == []
+
+
+def test_a_word_joining_two_the_passages_use_is_covered(embedder: CachedEmbedder) -> None:
+    """ "campsite" is "camping" and "site"; "friend" is not "Fri" and "end"."""
+    text = "Reception at the camping site is open until 6pm; the gate code is in the box."
+    quotes = [(text, _chunk(text))]
+    late = "We get to the campsite after reception closes, how do we get in?"
+    assert missing_subject(late, quotes, [quotes[0][1]], embedder) == []
+    hours = "Fri to Sun: open to the end of the day. A member may bring one guest."
+    guest = [(hours, _chunk(hours))]
+    assert (
+        missing_subject("Is there a discount if I refer a friend?", guest, [guest[0][1]], embedder)
+        != []
+    )
+
+
+def test_a_contact_asked_after_the_askers_situation_needs_no_word_call(
+    embedder: CachedEmbedder,
+) -> None:
+    text = "Billing, tariffs and payments: 0330 088 4120, help@example.co.uk."
+    quotes = [(text, _chunk(text))]
+    asked = "I'm really behind on my energy bills, what's the number to call for help?"
+    assert "call" not in missing_subject(asked, quotes, [quotes[0][1]], embedder)
+
+
+def test_trouble_and_options_shape_a_question() -> None:
+    assert "trouble" not in topic_words("I forgot to pay my rent, am I in trouble?")
+    assert "option" not in topic_words("If I pick the enhanced option, what does the company pay?")

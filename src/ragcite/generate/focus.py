@@ -191,10 +191,20 @@ _LEADING_CONDITION = re.compile(
 )
 
 
+# A situation set off by a dash before a conditional question ("I can't make it - if I
+# cancel will I still have to pay?"); not a question itself ("What happens - if I …?").
+_SITUATION_THEN_IF = re.compile(
+    r"^\s*(?!(?:what|who|when|where|how|which|can|may|could|do|does|is|are|will|would)\b)"
+    r"[^,?]{1,160}?\s[-–—]\s+(?=if\b)",
+    _I,
+)
+
+
 def leading_statement(question: str) -> str:
     """The statement of the asker's situation before the question proper, if any ("I have
-    dyslexia" of "I have dyslexia – can I have more time?"); not a condition ("If …,")."""
-    found = _LEADING_CONDITION.match(question)
+    dyslexia" of "I have dyslexia – can I have more time?", "I can't make it" of "I can't
+    make it - if I cancel, do I pay?"); not a condition ("If …,")."""
+    found = _LEADING_CONDITION.match(question) or _SITUATION_THEN_IF.match(question)
     if found is None or _STARTS_WITH_CONDITION.match(found.group(0)):
         return ""
     return found.group(0)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import partial
 
 Forms = tuple[str, ...]  # base, third person, past, -ing
 
@@ -92,6 +93,8 @@ delete, deletes, deleted, deleting = erase, erases, erased, erasing
 end, ends, ended, ending = terminate, terminates, terminated, terminating
 reply, replies, replied, replying = respond, responds, responded, responding
 reply to, replies to, replied to, replying to = respond to, responds to, responded to, responding to
+shut, shuts, shut, shutting = close, closes, closed, closing
+get in, gets in, got in, getting in = arrive, arrives, arrived, arriving
 """
 
 
@@ -151,9 +154,22 @@ def formal_verbs(question: str, passages: Sequence[str]) -> str:
             continue  # the documents use the everyday verb themselves
         verb = next((f for f in formal if any(uses_phrase(used, x) for x in f)), None)
         if verb is not None:
-            replacement = verb[plain.index(form)]
-            out = re.sub(rf"\b{form}\b", replacement, out, flags=re.IGNORECASE)
+            out = re.sub(rf"\b{form}\b", partial(_in_form, plain, verb), out, flags=re.IGNORECASE)
     return out
+
+
+# Words after which a verb whose base and past forms are one ("shut", "set up") is the past.
+_PERFECT = re.compile(r"\b(?:has|have|had|was|were|been|is|are|be|being)\s+$", re.IGNORECASE)
+
+
+def _in_form(plain: Forms, formal: Forms, match: re.Match[str]) -> str:
+    """The form of `formal` that `match` is of `plain`: the first form it spells, or the
+    past after "has", "was", … when the base is spelled the same ("reception has shut":
+    "closed")."""
+    at = plain.index(match.group(0).lower())
+    if at == 0 and plain[2] == plain[0] and _PERFECT.search(match.string[: match.start()]):
+        at = 2
+    return formal[at]
 
 
 def uses_phrase(text: str, phrase: str) -> bool:

@@ -33,6 +33,8 @@ a fine = a charge, a penalty, a fee
 kid = child
 normal = standard, routine, regular
 telly = television, TV
+yearly = annual
+tier = plan, level, band
 """
 
 

@@ -66,6 +66,7 @@ SHORT_FORMS: dict[str, tuple[str, ...]] = {
     "sys": ("system",),
     "temp": ("temporary",),
     "uni": ("university",),
+    "veg": ("vegetables", "vegetable"),
     "yr": ("year",),
     "hol": ("holiday",),
     "wk": ("week",),

@@ -37,7 +37,7 @@ from ragcite.generate.focus import leading_statement, question_proper
 from ragcite.generate.lists import lead_ins
 from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import question_parts
-from ragcite.text.contacts import CONTACT_WORDS, asked_contact
+from ragcite.text.contacts import CONTACT_WORDS, wanted_contact
 from ragcite.text.sentences import split_sentences
 from ragcite.text.short_forms import spell_out
 from ragcite.text.stems import stem
@@ -222,6 +222,13 @@ def _excused(absent: list[str], topics: list[str], excusable: set[str]) -> list[
     return absent
 
 
+def _compound_of(word: str, known: set[str]) -> bool:
+    """Whether `word` joins two words the passages use ("campsite": "camping" and "site",
+    "workplace": "work" and "place"), each of four letters or more ("friend" is not "Fri"
+    and "end")."""
+    return any(stem(word[:i]) in known and stem(word[i:]) in known for i in range(4, len(word) - 3))
+
+
 def _missing(
     question: str,
     cited: set[str],
@@ -234,7 +241,9 @@ def _missing(
     the words around the quotes (`_around`), where a synonym must stand (read only when
     a word is missing)."""
     kinds = {stem(w) for w in answer_kind_words(question)}
-    if asked_contact(question):  # "phone", "number", "ring": the contact check reads them
+    if wanted_contact(
+        question_proper(question)
+    ):  # "phone", "number", "ring": read by the contact check
         kinds |= CONTACT_WORDS
     topics = topic_words(question)
     absent = [
@@ -245,6 +254,7 @@ def _missing(
         and not _prefix_match(w, cited)
         and not (_written_lower(w, question) and typo_of(w, cited))
         and not any(stem(kin) in known for kin in _KIN.get(w.lower(), ()))
+        and not _compound_of(w.lower(), known)
     ]
     if not absent:
         return []

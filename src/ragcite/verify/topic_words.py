@@ -45,7 +45,7 @@ QUESTION_SHAPE = frozenset(
     means value values measurement measure unit units sort types example examples reason
     purpose part parts far advance myself yourself ourselves themselves himself herself
     detail details info information thing things stuff without within particular specific
-    certain money permission ok okay cheaper cheapest dearer
+    certain money permission ok okay cheaper cheapest dearer trouble option options
     anyone anybody anything somebody everyone everybody everything nobody nothing nowhere
     somewhere anywhere everywhere
     """.split()
