@@ -1,24 +1,28 @@
-"""Blind rounds 16-22 and 25-28, end to end: documents written for the check by people who never saw
-the code (a tenant handbook in PDF, a library policy in DOCX, an on-call guide in Markdown;
-a dental clinic's page in HTML, a home contents policy in DOCX, warehouse safety rules in
-text; bank account terms in PDF, a food bank's volunteer handbook in Markdown, a council's
-recycling guide in DOCX; a summer camp handbook in PDF, an IT acceptable-use policy in
-Markdown, car rental terms in HTML; a hospital visitor guide in DOCX, co-working terms in
-text, student accommodation rules in PDF; a vet's client terms in Markdown, a parental leave
-policy in PDF, a shop's delivery and returns page in HTML; a sports club handbook in DOCX, a
-data retention policy in text, a parking permit guide in Markdown; an IT equipment policy in
-PDF, travel insurance wording in DOCX, a school trip letter in HTML; a tenant handbook in DOCX,
-a leisure centre's timetable in Markdown, release notes in text; a hospital guide in PDF,
-bike-share terms in HTML, a volunteer handbook in Markdown; warranty terms in text, library
-rules in PDF, a restaurant's booking policy in DOCX: tests/data/blind_rounds/),
-each round in its own store, asked in the users' words. Each case failed before its fix: an
-exact quote from a low-ranked passage degraded to "no verified answer", a table row whose
-label or range the question names just under the relevance floor, "respond" where the table
-writes "Acknowledge", "never … before" said as "new", a phone line after the sentence that
-answers, "the second" instalment, a clause title opening its line, "jab" for vaccination,
-"my money" for the refund, the asker's verb ("have to pay") or a phone number's label taken
-for the topic, a phone number in another passage or just under the floor, and questions
-asking for a phone number, a name or a price answered by sentences that give none."""
+"""Blind rounds 16-22, 25-28 and 36-38, end to end: documents written for the check by people
+who never saw the code (a tenant handbook in PDF, a library policy in DOCX, an on-call guide
+in Markdown; a dental clinic's page in HTML, a home contents policy in DOCX, warehouse
+safety rules in text; bank account terms in PDF, a food bank's volunteer handbook in
+Markdown, a council's recycling guide in DOCX; a summer camp handbook in PDF, an IT
+acceptable-use policy in Markdown, car rental terms in HTML; a hospital visitor guide in
+DOCX, co-working terms in text, student accommodation rules in PDF; a vet's client terms in
+Markdown, a parental leave policy in PDF, a shop's delivery and returns page in HTML; a
+sports club handbook in DOCX, a data retention policy in text, a parking permit guide in
+Markdown; an IT equipment policy in PDF, travel insurance wording in DOCX, a school trip
+letter in HTML; a tenant handbook in DOCX, a leisure centre's timetable in Markdown, release
+notes in text; a hospital guide in PDF, bike-share terms in HTML, a volunteer handbook in
+Markdown; warranty terms in text, library rules in PDF, a restaurant's booking policy in
+DOCX; a school's uniform and attendance policy in DOCX, a campsite's booking conditions in
+text, an energy tariff guide in PDF; co-working terms in Markdown, a pension guide in PDF,
+removal terms in DOCX; a museum's visitor page in HTML, an API service level agreement in
+text, allotment rules in DOCX: tests/data/blind_rounds/), each round in its own store, asked
+in the users' words. Each case failed before its fix: an exact quote from a low-ranked
+passage degraded to "no verified answer", a table row whose label or range the question
+names just under the relevance floor, "respond" where the table writes "Acknowledge", "never
+… before" said as "new", a phone line after the sentence that answers, "the second"
+instalment, a clause title opening its line, "jab" for vaccination, "my money" for the
+refund, the asker's verb ("have to pay") or a phone number's label taken for the topic, a
+phone number in another passage or just under the floor, and questions asking for a phone
+number, a name or a price answered by sentences that give none."""
 
 from __future__ import annotations
 
@@ -37,7 +41,7 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "blind_rounds"
 @pytest.fixture(scope="module")
 def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragcite]]:
     opened: dict[int, Ragcite] = {}
-    for number in (16, 17, 18, 19, 20, 21, 22, 25, 26, 27, 28):
+    for number in (16, 17, 18, 19, 20, 21, 22, 25, 26, 27, 28, 36, 37, 38):
         path = tmp_path_factory.mktemp(f"round{number}") / "store.db"
         rag = Ragcite.open(load_settings(store_path=path, overrides={"cache.enabled": False}))
         assert rag.ingest([DATA / f"round{number}"]).added == 3
@@ -97,6 +101,25 @@ def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragci
             28,
             "what number do I ring to report my dishwasher has broken down?",
             "0800 046 7721",
+        ),
+        # a contact asked for after the asker's situation needs no word "call"
+        (
+            36,
+            "I'm really behind on my energy bills, what's the number to call for help?",
+            "0330 088 4120",
+        ),
+        # "option" shapes the question; "yearly" is the table's "Annual"
+        (
+            37,
+            "if I bump my pension up to the enhanced option, how much does the company put in?",
+            "6%",
+        ),
+        (37, "what's the yearly fee on the default pension fund?", "0.45%"),
+        # "am I in trouble?" asks what happens, and names no topic
+        (
+            38,
+            "I totally forgot to pay my allotment rent and it's now mid November, am I in trouble?",
+            "30 November",
         ),
     ],
 )

@@ -168,6 +168,11 @@ class ExtractiveGenerator:
                 for c in ranked[1:]
                 if c.fit == _LABEL_NAMED and c.chunk_id == best.chunk_id and c not in extras
             ]
+        fitting = [
+            c for c in ranked[1:] if c.fit and c.score >= self.min_relevance and c not in extras
+        ]
+        if not best.fit and fitting:  # "6 weeks before" in "Between 4 and 8 weeks before: …"
+            extras.append(fitting[0])
         listed = whole_list(query, window[best.chunk_rank], best.position)
         extras += [
             c
