@@ -1,4 +1,4 @@
-"""Blind rounds 16-22, 25-28 and 36-38, end to end: documents written for the check by people
+"""Blind rounds 16-22, 25-28 and 35-38, end to end: documents written for the check by people
 who never saw the code (a tenant handbook in PDF, a library policy in DOCX, an on-call guide
 in Markdown; a dental clinic's page in HTML, a home contents policy in DOCX, warehouse
 safety rules in text; bank account terms in PDF, a food bank's volunteer handbook in
@@ -14,15 +14,16 @@ Markdown; warranty terms in text, library rules in PDF, a restaurant's booking p
 DOCX; a school's uniform and attendance policy in DOCX, a campsite's booking conditions in
 text, an energy tariff guide in PDF; co-working terms in Markdown, a pension guide in PDF,
 removal terms in DOCX; a museum's visitor page in HTML, an API service level agreement in
-text, allotment rules in DOCX: tests/data/blind_rounds/), each round in its own store, asked
-in the users' words. Each case failed before its fix: an exact quote from a low-ranked
-passage degraded to "no verified answer", a table row whose label or range the question
-names just under the relevance floor, "respond" where the table writes "Acknowledge", "never
-… before" said as "new", a phone line after the sentence that answers, "the second"
-instalment, a clause title opening its line, "jab" for vaccination, "my money" for the
-refund, the asker's verb ("have to pay") or a phone number's label taken for the topic, a
-phone number in another passage or just under the floor, and questions asking for a phone
-number, a name or a price answered by sentences that give none."""
+text, allotment rules in DOCX; village hall hire terms in PDF, a mobile plan's terms in
+HTML, a lone-working procedure in Markdown: tests/data/blind_rounds/), each round in its own
+store, asked in the users' words. Each case failed before its fix: an exact quote from a
+low-ranked passage degraded to "no verified answer", a table row whose label or range the
+question names just under the relevance floor, "respond" where the table writes
+"Acknowledge", "never … before" said as "new", a phone line after the sentence that answers,
+"the second" instalment, a clause title opening its line, "jab" for vaccination, "my money"
+for the refund, the asker's verb ("have to pay") or a phone number's label taken for the
+topic, a phone number in another passage or just under the floor, and questions asking for a
+phone number, a name or a price answered by sentences that give none."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "blind_rounds"
 @pytest.fixture(scope="module")
 def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragcite]]:
     opened: dict[int, Ragcite] = {}
-    for number in (16, 17, 18, 19, 20, 21, 22, 25, 26, 27, 28, 36, 37, 38):
+    for number in (16, 17, 18, 19, 20, 21, 22, 25, 26, 27, 28, 35, 36, 37, 38):
         path = tmp_path_factory.mktemp(f"round{number}") / "store.db"
         rag = Ragcite.open(load_settings(store_path=path, overrides={"cache.enabled": False}))
         assert rag.ingest([DATA / f"round{number}"]).added == 3
@@ -102,6 +103,9 @@ def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragci
             "what number do I ring to report my dishwasher has broken down?",
             "0800 046 7721",
         ),
+        # the best sentence ("… unless the change is requested more than 8 weeks ahead")
+        # does not hold 6 weeks; the band that does is added
+        (35, "If I cancel my booking about 6 weeks before the date, do I lose any money?", "50%"),
         # a contact asked for after the asker's situation needs no word "call"
         (
             36,
