@@ -32,6 +32,9 @@ _OPPOSITES = (
     ("stronger", "weaker"), ("strongest", "weakest"), ("best", "worst"), ("better", "worse"),
     ("upstream", "downstream"), ("internal", "external"), ("success", "failure"),
     ("wet", "dry"), ("deep", "shallow"), ("fastest", "slowest"), ("richest", "poorest"),
+    ("begin", "end"), ("beginning", "end"), ("begins", "ends"), ("rising", "falling"),
+    ("rising", "dropping"), ("rises", "falls"), ("rose", "fell"), ("precedes", "follows"),
+    ("preceded", "followed"), ("precedes", "succeeds"),
 )  # fmt: skip
 # Opposite states, of which one answers a yes/no question about the other.
 _STATES = frozenset(
