@@ -50,3 +50,10 @@ def test_a_decade_or_century_covers_the_years_inside_it() -> None:
     assert year_unmatched("What did Karp publish in the 1970s?", said, said) is None
     assert year_unmatched("What did Karp publish in the 20th century?", said, said) is None
     assert year_unmatched("What did Karp publish in the 1960s?", said, said) == ("1960s", "1972")
+
+
+def test_a_time_inside_a_longer_phrase_describes_a_name_and_sets_no_condition() -> None:
+    question = "Which team relegated in the 1962–63 Segunda División season was founded in 1958?"
+    assert [t.text for t in asked_times(question)] == ["1958"]
+    described = "Who was sold to Chelsea during the 2004–05 Marseille season?"
+    assert asked_times(described) == []

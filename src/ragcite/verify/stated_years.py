@@ -30,6 +30,11 @@ _CONDITION = re.compile(
 )
 
 
+# The time ends its clause ("… in 1975?", "between 1000 and 1300?"); one inside a longer
+# phrase describes something the question names ("in the 1962–63 Segunda División season").
+_CLAUSE_END = re.compile(r"\s*(?:[?!.,;:]|and\b|$)")
+
+
 @dataclass(frozen=True)
 class StatedTime:
     """A year, a decade ("1970s") or a century as written, where it starts in its text,
@@ -60,9 +65,15 @@ def stated_times(text: str) -> list[StatedTime]:
 
 def asked_times(question: str) -> list[StatedTime]:
     """The times a question sets as its condition: a year, decade or century right after a
-    preposition ("in 1975", "since the 1970s", "between 1000 and 1300"), not one that is
-    part of a name ("the 1999 French Open")."""
-    return [t for t in stated_times(question) if _CONDITION.search(question[: t.start])]
+    preposition and ending its clause ("in 1975?", "between 1000 and 1300?"), not one that
+    is part of a name ("the 1999 French Open") or of a longer phrase ("in the 1962–63
+    season")."""
+    return [
+        t
+        for t in stated_times(question)
+        if _CONDITION.search(question[: t.start])
+        and _CLAUSE_END.match(question, t.start + len(t.text))
+    ]
 
 
 def year_unmatched(question: str, passage: str, quoted: str) -> tuple[str, str] | None:
