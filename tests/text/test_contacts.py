@@ -25,6 +25,10 @@ from ragcite.text.contacts import asked_contact, gives_contact, is_contact_line,
         ("What happens if I email the wrong person?", None),
         ("What is the number of legions?", None),
         ("What is the link between pay and grade?", None),
+        ("is there a phone number for the payments people?", "a phone number"),
+        ("Do you have an email address for complaints?", "an email address"),
+        ("Is there a fee for a new card?", None),
+        ("Is there a number of days I must wait?", None),
     ],
 )
 def test_a_question_asks_for_a_contact_only_when_it_asks_what_it_is(

@@ -408,3 +408,21 @@ def test_a_contact_asked_after_the_askers_situation_needs_no_word_call(
 def test_trouble_and_options_shape_a_question() -> None:
     assert "trouble" not in topic_words("I forgot to pay my rent, am I in trouble?")
     assert "option" not in topic_words("If I pick the enhanced option, what does the company pay?")
+
+
+def test_a_word_that_begins_a_longer_passage_word_is_covered(embedder: CachedEmbedder) -> None:
+    """ "blow the whistle": another retrieved passage's "whistleblowing"; a word of five
+    letters ("renew") is too short to count as the start of one ("renewable")."""
+    quoted = "The charity Protect gives free, confidential advice to workers."
+    other = _chunk("Read our whistleblowing procedure before you report.", chunk_id="c2")
+    quotes = [(quoted, _chunk(quoted))]
+    passages = [quotes[0][1], other]
+    asked = "Who can I phone for advice before I blow the whistle?"
+    assert missing_subject(asked, quotes, passages, embedder) == []
+    energy = _chunk("Our renewable energy tariff is fixed for 12 months.", chunk_id="c3")
+    licence = "Only workers holding a current licence may drive a forklift."
+    held = [(licence, _chunk(licence))]
+    missing = missing_subject(
+        "How often do I need to renew my forklift licence?", held, [held[0][1], energy], embedder
+    )
+    assert missing == ["renew"]

@@ -26,10 +26,12 @@ CONTACT_LABELS = content_stems("phone telephone tel mobile helpline hotline emai
 CONTACT_WORDS = CONTACT_LABELS | content_stems("ring call number contact address write website")
 
 # A question asking for a way to reach someone ("What's the phone number for AFCA?", "What
-# number do I ring?", "What is the email address of payroll?"), and what a sentence giving it
+# number do I ring?", "What is the email address of payroll?", "Is there a phone number for
+# the payments team?", "Do you have an email address?"), and what a sentence giving it
 # holds: a phone number (`_PHONE_NUMBER`), an address with "@", a web address.
 _ASKS_FOR = (
-    r"^\s*(?:what|which)(?:\s+(?:is|are)|['’]s|s)\s+(?:the\s+|your\s+|its\s+|their\s+)?"
+    r"^\s*(?:(?:what|which)(?:\s+(?:is|are)|['’]s|s)\s+(?:the\s+|your\s+|its\s+|their\s+)?|"
+    r"(?:is|are)\s+there\s+(?:a|an|any)\s+|(?:do|does)\s+\w+\s+have\s+(?:a|an|any)\s+)"
     r"(?:[\w-]+\s+){0,2}?"
 )
 # A phone number: six digits or more in one run, spaced, dotted or bracketed ("01632 960 455",

@@ -222,6 +222,12 @@ def _excused(absent: list[str], topics: list[str], excusable: set[str]) -> list[
     return absent
 
 
+def _starts_a_compound(word: str, known: set[str]) -> bool:
+    """Whether a passage word begins with all of `word`, six letters or more ("whistle" in
+    "whistleblowing")."""
+    return len(word) >= 6 and any(k.startswith(word) and len(k) > len(word) for k in known)
+
+
 def _compound_of(word: str, known: set[str]) -> bool:
     """Whether `word` joins two words the passages use ("campsite": "camping" and "site",
     "workplace": "work" and "place"), each of four letters or more ("friend" is not "Fri"
@@ -252,6 +258,7 @@ def _missing(
         if stem(w) not in known
         and stem(w) not in kinds
         and not _prefix_match(w, cited)
+        and not _starts_a_compound(w.lower(), known)
         and not (_written_lower(w, question) and typo_of(w, cited))
         and not any(stem(kin) in known for kin in _KIN.get(w.lower(), ()))
         and not _compound_of(w.lower(), known)
