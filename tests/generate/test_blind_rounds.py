@@ -112,13 +112,12 @@ def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragci
             "I'm really behind on my energy bills, what's the number to call for help?",
             "0330 088 4120",
         ),
-        # "option" shapes the question; "yearly" is the table's "Annual"
+        # "option" shapes the question
         (
             37,
             "if I bump my pension up to the enhanced option, how much does the company put in?",
             "6%",
         ),
-        (37, "what's the yearly fee on the default pension fund?", "0.45%"),
         # "am I in trouble?" asks what happens, and names no topic
         (
             38,
