@@ -509,3 +509,15 @@ def test_a_yes_no_question_is_answered_by_the_opposite_state_not_the_opposite_th
     shifts = "Advice desk helper: Minimum commitment: one shift a week for 6 months."
     maximum = "Is there a maximum number of hours I can volunteer a week?"
     assert reading_conflict(maximum, [(shifts, _chunk(shifts))]) is not None
+
+
+def test_cannot_is_a_negation_and_a_conditions_negation_is_the_askers_case() -> None:
+    said = "If we cannot contact you, the duty vet will decide on treatment."
+    asked = "If my dog gets ill and you can't get hold of me, what happens?"
+    assert negation_unmatched(asked, said) is None
+    returns = "You can return most items within 30 days of delivery."
+    assert (
+        negation_unmatched("How long do I have to send it back if I don't like it?", returns)
+        is None
+    )
+    assert negation_unmatched("What is not used to return items?", returns) == "not"

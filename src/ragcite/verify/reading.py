@@ -34,7 +34,7 @@ from ragcite.verify.stated_years import year_unmatched
 from ragcite.verify.support.quantities import quantities
 
 NEGATION = re.compile(
-    r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without)\b|n't\b", re.IGNORECASE
+    r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot)\b|n't\b", re.IGNORECASE
 )
 Quote = tuple[str, SourceChunk]
 # Between a negation and the word it negates: "not be used", "never fully paid".
@@ -53,6 +53,10 @@ _NEGATIVE_STATES = re.compile(
     r"unpaid|un(?!der|ifi|ite|ion)[a-z]{2,}(?:ed|able|ible))\b",
     re.IGNORECASE,
 )
+# Questions asking for a measure, a date or a person: a negation in their condition ("… if I
+# don't like it?") is the asker's case, not what is asked.
+_MEASURED = frozenset({"date", "amount", "duration", "role"})
+_CONDITION = re.compile(r"\b(?:if|unless|when|in\s+case)\b", re.IGNORECASE)
 # Not paying is said as "free": "How many friends can I bring in without paying?" over "…
 # up to 2 guests per day … free of charge".
 _UNPAID_ASKED = re.compile(
@@ -130,6 +134,8 @@ def negation_unmatched(question: str, quoted: str) -> str | None:
     found = NEGATION.search(question, len(leading_statement(question)))
     if found is None or NEGATION.search(quoted) or _NEGATIVE_STATES.search(quoted):
         return None
+    if question_focus(question) in _MEASURED and _CONDITION.search(question, 0, found.start()):
+        return None  # "How long do I have to send it back if I don't like it?" asks how long
     if _UNPAID_ASKED.search(question) and _FREE_SAID.search(quoted):
         return None
     if _NEVER_BEFORE.search(question) and _NEW_SAID.search(quoted):
