@@ -74,9 +74,10 @@ _FIT_LEEWAY = 0.03
 # Line on 0800 046 7721" reads 0.34 against "What number do I ring to report my dishwasher
 # has broken down?" (0.15 answered no more of the rounds than 0.1).
 _CONTACT_LEEWAY = 0.1
-# More is not better: on the demo questions, citing every sentence within 0.15 of the best
-# (or its next sentence at half the best's probability) added claims that did not answer.
-_EXTRA_CHOICE = 0.6
+# A sentence ranked this close to the best one is cited beside it: the generator cannot tell
+# which of the two answers. More is not better: on the demo questions, citing every sentence
+# within 0.15 of the best (or its next sentence at half the best's probability) added claims
+# that did not answer.
 _EXTRA_MARGIN = 0.05
 # The extractive generator reads the top chunks only: lower ones rarely hold the answer.
 EXTRACTIVE_MAX_CHUNKS = 5
@@ -147,7 +148,7 @@ class ExtractiveGenerator:
     def _answers(
         self, query: str, candidates: list[Candidate], window: list[SourceChunk]
     ) -> list[Candidate]:
-        """The sentence most likely to answer, then those nearly as likely and as relevant,
+        """The sentence most likely to answer, then those ranked nearly as high and as relevant,
         the other items of its list when the question asks for the list (`whole_list`), the
         best one's neighbour when the answer may be one step on (`joining.next_step`), and the
         best sentence of another passage that ranks close and covers more of the question
@@ -156,11 +157,7 @@ class ExtractiveGenerator:
         best = ranked[0]
         floor = max(self.min_relevance, max(c.score for c in ranked) - self.relative_margin)
         extras = [
-            c
-            for c in ranked[1:]
-            if c.choice >= _EXTRA_CHOICE
-            and rank(c) >= rank(best) - _EXTRA_MARGIN
-            and c.score >= floor
+            c for c in ranked[1:] if rank(c) >= rank(best) - _EXTRA_MARGIN and c.score >= floor
         ]
         if best.fit == _LABEL_NAMED:  # "… for Standard, Priority and Critical?": each row
             extras += [
