@@ -214,4 +214,7 @@ def test_the_askers_situation_is_cut_off_the_question_proper() -> None:
     # a situation set off by a dash before a conditional question; not a question itself
     assert leading_statement("I can't make it - if I cancel do I pay?") == "I can't make it - "
     assert leading_statement("What happens to my deposit - if I cancel?") == ""
+    # commas in the situation before a dash
+    flying = "I'm flying to New York for work, about 7 hours - am I allowed premium economy?"
+    assert leading_statement(flying) == "I'm flying to New York for work, about 7 hours - "
     assert question_proper("How much is a class?") == "How much is a class?"

@@ -134,6 +134,7 @@ def test_everyday_shortenings_of_care_and_leave_are_read_in_full() -> None:
         ("Can my mate come?", "A mate may come; guests sign in.", "Can my mate come?"),
         ("Is a normal check-up free?", "Routine care is covered.", "Is a routine check-up free?"),
         ("What's the yearly fee?", "Annual management charge: 0.45%", "What's the annual fee?"),
+        ("Is there a penalty?", "An early termination charge applies.", "Is there a charge?"),
         (
             "What's on the free tier?",
             "The Free plan includes 1,000 requests.",

@@ -521,3 +521,6 @@ def test_cannot_is_a_negation_and_a_conditions_negation_is_the_askers_case() -> 
         is None
     )
     assert negation_unmatched("What is not used to return items?", returns) == "not"
+    cooling = "You can cancel within the 14-day cooling-off period."
+    asked = "How long have I got to cancel without paying a penalty?"
+    assert negation_unmatched(asked, cooling) is None

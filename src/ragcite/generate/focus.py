@@ -184,7 +184,7 @@ _STARTS_WITH_CONDITION = re.compile(rf"\s*{_CONDITION}", _I)
 _LEADING_CONDITION = re.compile(
     rf"^\s*(?:{_CONDITION}[^,?]{{1,160}},\s*|"
     r"[^,?]{1,160}?(?:\s[-–—]\s+|,\s*|[.!]\s+)|"
-    r"[^?.!]{1,200}?[.!]\s+)"
+    r"[^?.!]{1,200}?(?:[.!]\s+|\s[-–—]\s+))"
     r"(?=(?:can|may|could|do|does|did|am|is|are|was|were|will|would|should|must|has|have|"
     r"what|who|when|where|how|which)\b)",
     _I,

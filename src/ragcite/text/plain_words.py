@@ -34,6 +34,7 @@ kid = child
 normal = standard, routine, regular
 telly = television, TV
 yearly = annual
+penalty = charge, fee
 tier = plan, level, band
 """
 

@@ -54,7 +54,8 @@ _NEGATIVE_STATES = re.compile(
     re.IGNORECASE,
 )
 # Questions asking for a measure, a date or a person: a negation in their condition ("… if I
-# don't like it?") is the asker's case, not what is asked.
+# don't like it?", "… to cancel without paying a penalty?") is the asker's case, not what is
+# asked.
 _MEASURED = frozenset({"date", "amount", "duration", "role"})
 _CONDITION = re.compile(r"\b(?:if|unless|when|in\s+case)\b", re.IGNORECASE)
 # Not paying is said as "free": "How many friends can I bring in without paying?" over "…
@@ -134,7 +135,9 @@ def negation_unmatched(question: str, quoted: str) -> str | None:
     found = NEGATION.search(question, len(leading_statement(question)))
     if found is None or NEGATION.search(quoted) or _NEGATIVE_STATES.search(quoted):
         return None
-    if question_focus(question) in _MEASURED and _CONDITION.search(question, 0, found.start()):
+    if question_focus(question) in _MEASURED and (
+        found.group(0).lower() == "without" or _CONDITION.search(question, 0, found.start())
+    ):
         return None  # "How long do I have to send it back if I don't like it?" asks how long
     if _UNPAID_ASKED.search(question) and _FREE_SAID.search(quoted):
         return None
