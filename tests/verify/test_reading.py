@@ -524,3 +524,14 @@ def test_cannot_is_a_negation_and_a_conditions_negation_is_the_askers_case() -> 
     cooling = "You can cancel within the 14-day cooling-off period."
     asked = "How long have I got to cancel without paying a penalty?"
     assert negation_unmatched(asked, cooling) is None
+
+
+def test_a_rows_headers_and_days_are_no_ones_name() -> None:
+    row = (
+        "Whistleblowing Officer (Head of Compliance) — Contact details: 0113 496 0721 / "
+        "speakup@example.co.uk; Availability: Mon-Fri, 8am to 6pm"
+    )
+    asked = "What's the name of the head of compliance?"
+    assert names_no_one(asked, [row])
+    named = "Booking Secretary — Name: Janet Thorne; Telephone: 01398 552417"
+    assert not names_no_one("What's the name of the booking secretary?", [named])

@@ -16,6 +16,7 @@ import itertools
 import re
 
 from ragcite.text.stems import stem
+from ragcite.text.table_rows import is_table_row, row_cells
 from ragcite.text.words import words
 
 _NUMBER_WORDS = (
@@ -159,6 +160,14 @@ def names_someone_new(sentence: str, question: str) -> bool:
 _CAPITALISED_RUN = re.compile(r"[A-Z][\w'’-]*(?:\s+(?:(?:of|and|&|for)\s+)?[A-Z][\w'’-]*)*")
 
 
+# Days and months, capitalised but no one's name ("Mon-Fri", "January").
+_CALENDAR = frozenset(
+    "mon tue tues wed thu thur thurs fri sat sun monday tuesday wednesday thursday friday "
+    "saturday sunday jan feb mar apr may jun jul aug sep sept oct nov dec january february "
+    "march april june july august september october november december".split()
+)
+
+
 def names_a_person(sentence: str, question: str) -> bool:
     """Whether `sentence` gives a name the question does not: a run of capitalised words
     (not the sentence's first word alone) with no role word in it and not the question's
@@ -166,11 +175,14 @@ def names_a_person(sentence: str, question: str) -> bool:
     titles ("What's the name of the kennel manager?" asks for a name, which a title is not).
     """
     asked = {stem(w) for w in words(question)}
+    if is_table_row(sentence):  # a row's headers ("Contact details:") name no one
+        label, cells = row_cells(sentence)
+        sentence = " ".join([label, *(cell.partition(": ")[2] or cell for cell in cells)])
     for match in _CAPITALISED_RUN.finditer(sentence):
         run = match.group(0)
         if match.start() == len(sentence) - len(sentence.lstrip()) and " " not in run:
             continue  # the sentence's first word, capitalised as every first word is
-        if _ROLE.search(run):
+        if _ROLE.search(run) or all(w.lower() in _CALENDAR for w in words(run)):
             continue
         if any(stem(w) not in asked for w in words(run)):
             return True
