@@ -75,10 +75,13 @@ _FIT_LEEWAY = 0.03
 # has broken down?" (0.15 answered no more of the rounds than 0.1).
 _CONTACT_LEEWAY = 0.1
 # A sentence ranked this close to the best one is cited beside it: the generator cannot tell
-# which of the two answers. More is not better: on the demo questions, citing every sentence
-# within 0.15 of the best (or its next sentence at half the best's probability) added claims
-# that did not answer.
+# which of the two answers, unless the choice model all but rules it out (below 0.1: the
+# pension-match sentence beside the health-insurance one let "donations" pass as
+# "contributions"). More is not better: on the demo questions, citing every sentence within
+# 0.15 of the best (or its next sentence at half the best's probability) added claims that
+# did not answer.
 _EXTRA_MARGIN = 0.05
+_EXTRA_CHOICE = 0.1
 # The extractive generator reads the top chunks only: lower ones rarely hold the answer.
 EXTRACTIVE_MAX_CHUNKS = 5
 
@@ -157,7 +160,11 @@ class ExtractiveGenerator:
         best = ranked[0]
         floor = max(self.min_relevance, max(c.score for c in ranked) - self.relative_margin)
         extras = [
-            c for c in ranked[1:] if rank(c) >= rank(best) - _EXTRA_MARGIN and c.score >= floor
+            c
+            for c in ranked[1:]
+            if rank(c) >= rank(best) - _EXTRA_MARGIN
+            and c.choice >= _EXTRA_CHOICE
+            and c.score >= floor
         ]
         if best.fit == _LABEL_NAMED:  # "… for Standard, Priority and Critical?": each row
             extras += [
