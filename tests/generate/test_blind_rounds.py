@@ -103,9 +103,9 @@ def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragci
             "what number do I ring to report my dishwasher has broken down?",
             "0800 046 7721",
         ),
-        # a sentence ranked within 0.05 of the best is cited beside it
+        # a sentence ranked within 0.05 of the best, with a choice probability of 0.45 or
+        # more, is cited beside it
         (16, "how long can a PhD student keep a library book?", "12 weeks"),
-        (20, "what time of day do they normally send people home?", "discharge patients by 11:00"),
         # the best sentence ("… unless the change is requested more than 8 weeks ahead")
         # does not hold 6 weeks; the band that does is added
         (35, "If I cancel my booking about 6 weeks before the date, do I lose any money?", "50%"),
