@@ -15,6 +15,7 @@ time unit for "how long", a modal or a prohibition for "can I", a date for "when
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ragcite.text.table_rows import is_table_row
 from ragcite.text.words import IRREGULAR_PARTICIPLES
@@ -181,23 +182,21 @@ def states_focus(focus: str, sentence: str) -> bool:
 # read from what follows it.
 _CONDITION = r"(?:if|once|after|before|while|unless|in\s+case)\b"
 _STARTS_WITH_CONDITION = re.compile(rf"\s*{_CONDITION}", _I)
+# The words a question proper opens on.
+_ASKING = (
+    r"(?:can|may|could|do|does|did|am|is|are|was|were|will|would|should|must|has|have|"
+    r"what|who|when|where|how|which)\b"
+)
 _LEADING_CONDITION = re.compile(
     rf"^\s*(?:{_CONDITION}[^,?]{{1,160}},\s*|"
     r"[^,?]{1,160}?(?:\s[-–—]\s+|,\s*|[.!]\s+)|"
     r"[^?.!]{1,200}?(?:[.!]\s+|\s[-–—]\s+))"
-    r"(?=(?:can|may|could|do|does|did|am|is|are|was|were|will|would|should|must|has|have|"
-    r"what|who|when|where|how|which)\b)",
+    rf"(?={_ASKING})",
     _I,
 )
-
-
 # A situation set off by a dash before a conditional question ("I can't make it - if I
 # cancel will I still have to pay?"); not a question itself ("What happens - if I …?").
-_SITUATION_THEN_IF = re.compile(
-    r"^\s*(?!(?:what|who|when|where|how|which|can|may|could|do|does|is|are|will|would)\b)"
-    r"[^,?]{1,160}?\s[-–—]\s+(?=if\b)",
-    _I,
-)
+_SITUATION_THEN_IF = re.compile(rf"^\s*(?!{_ASKING})[^,?]{{1,160}}?\s[-–—]\s+(?=if\b)", _I)
 
 
 def leading_statement(question: str) -> str:
@@ -216,6 +215,7 @@ def question_proper(question: str) -> str:
     return question[len(leading_statement(question)) :]
 
 
+@lru_cache(maxsize=1024)  # the generator, the gate and the reading check ask it of each question
 def question_focus(question: str) -> str:
     """The kind of answer `question` asks for: one of `FOCI`, read after a leading
     condition ("If …, can I …?").

@@ -162,9 +162,11 @@ _CAPITALISED_RUN = re.compile(r"[A-Z][\w'’-]*(?:\s+(?:(?:of|and|&|for)\s+)?[A-
 
 # Days and months, capitalised but no one's name ("Mon-Fri", "January").
 _CALENDAR = frozenset(
-    "mon tue tues wed thu thur thurs fri sat sun monday tuesday wednesday thursday friday "
-    "saturday sunday jan feb mar apr may jun jul aug sep sept oct nov dec january february "
-    "march april june july august september october november december".split()
+    [
+        *_MONTHS.split("|"),
+        *_WEEKDAYS.split("|"),
+        *"mon tue tues wed thu thur thurs fri sat sun".split(),
+    ]
 )
 
 

@@ -10,17 +10,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ragcite.text.ordinals import ORDINAL_WORDS
+
 # A year written in digits ("1975", "the 1970s"), not part of a longer number, an amount or
 # a code ("£2,000", "2024-03", "1999/2000" are read elsewhere or not at all).
 _YEAR = re.compile(r"(?<![\d,.£$€/-])\b(1[0-9]{3}|20[0-9]{2})(s)?\b(?![\d,.]\d|%|/)")
-_ORDINALS = (
-    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
-    "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth "
-    "twenty-first"
-).split()
 # "the 11th century", "the twelfth century".
 _CENTURY = re.compile(
-    r"\b(\d{1,2})(?:st|nd|rd|th)\s+century\b|\b(" + "|".join(_ORDINALS) + r")\s+century\b",
+    r"\b(\d{1,2})(?:st|nd|rd|th)\s+century\b|\b(" + "|".join(ORDINAL_WORDS) + r")\s+century\b",
     re.IGNORECASE,
 )
 # A preposition that makes the time a condition of the question, right before it.
@@ -58,7 +55,7 @@ def stated_times(text: str) -> list[StatedTime]:
         last = year + 9 if m.group(2) and year % 10 == 0 else year
         found.append(StatedTime(m.group(0), m.start(), year, last))
     for m in _CENTURY.finditer(text):
-        n = int(m.group(1)) if m.group(1) else _ORDINALS.index(m.group(2).lower()) + 1
+        n = int(m.group(1)) if m.group(1) else ORDINAL_WORDS.index(m.group(2).lower()) + 1
         found.append(StatedTime(m.group(0), m.start(), (n - 1) * 100 + 1, n * 100))
     return found
 
