@@ -1,4 +1,5 @@
-"""Plain text (.txt): strict UTF-8, sections from numbered or capitalised heading lines."""
+"""Plain text (.txt): strict UTF-8, sections from numbered or capitalised heading lines, and
+fixed-width or pipe tables as rows with their headers (`text_tables`)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ from pathlib import Path
 
 from ragcite.errors import IngestError
 from ragcite.ingest.loaders.headings import find_heading_lines
+from ragcite.ingest.loaders.text_tables import tables_in_text
 from ragcite.ingest.types import ExtractedText
+from ragcite.text.table_rows import is_table_row
 
 
 def read_utf8(path: Path) -> str:
@@ -29,6 +32,10 @@ def normalize_newlines(text: str) -> str:
 
 
 def load_text(path: Path) -> ExtractedText:
-    """Load a .txt file; headings are lines that stand alone between blank lines."""
-    text = read_utf8(path)
-    return ExtractedText(text=text, sections=find_heading_lines(text, standalone="blank-lines"))
+    """Load a .txt file; headings are lines that stand alone between blank lines (a table's
+    only row is no heading)."""
+    text = tables_in_text(read_utf8(path))
+    sections = find_heading_lines(text, standalone="blank-lines")
+    return ExtractedText(
+        text=text, sections=tuple(s for s in sections if not is_table_row(s.heading))
+    )
