@@ -16,6 +16,10 @@ from __future__ import annotations
 
 import re
 
+# The words a question asking a price names it by, which a priced line need not repeat
+# ("what's the price per cubic metre?" over "Water usage — Metered customers: GBP 1.8420 per
+# cubic metre").
+PRICE_WORDS = frozenset("price prices cost costs charge charges fee fees rate rates tariff".split())
 NO_CHARGE = r"no\s+(?:extra\s+)?(?:charge|cost|fee)|at\s+no\s+(?:extra\s+)?cost"
 # A question asking what something costs ("How much does Premium membership cost a month?",
 # "What's the fee for a replacement card?", "How much is the permit?", "Is there a fee if I
@@ -35,7 +39,7 @@ _PRICE_ASKED = re.compile(
     re.IGNORECASE,
 )
 _PRICE_SAID = re.compile(
-    r"[$€£¥]\s?\d|\d[\d,.]*\s*(?:million|billion|thousand|m|bn|k)?\s*"
+    r"[$€£¥]\s?\d|\b(?:EUR|USD|GBP|AUD|CAD|CHF|NZD|INR|JPY)\s?\d|\d[\d,.]*\s*(?:million|billion|thousand|m|bn|k)?\s*"
     r"(?:EUR|USD|GBP|AUD|CAD|euros?|dollars?|pounds?|pence|p|cents?)\b|"
     r"\bfree\b(?=\s*(?:[.,;:!?)]|$|(?:of|for|to|when|if|on|at|during|until|with)\b))|"
     rf"\b(?:{NO_CHARGE}|included)\b|"

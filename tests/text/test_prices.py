@@ -1,0 +1,41 @@
+"""Questions asking a price, and sentences stating one."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragcite.text.prices import asks_price, states_price
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The standard fee is £185 per week.",
+        "Grass pitch — Low season: GBP 18.00; High season: GBP 26.00",
+        "A fee of EUR 550 applies.",
+        "The charge is 40 USD a month.",
+        "Members get 10% off.",
+        "Parking is free of charge.",
+        "Shoe hire is included.",
+    ],
+)
+def test_a_price_is_stated(sentence: str) -> None:
+    assert states_price(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Premium members get 2 free guest passes each month.",
+        "Claims must be made within 60 days.",
+        "Room GBP-2 is on the first floor.",
+    ],
+)
+def test_no_price_is_stated(sentence: str) -> None:
+    assert not states_price(sentence)
+
+
+def test_questions_asking_a_price() -> None:
+    assert asks_price("Is there a fee if I drop the car off at a different branch?")
+    assert asks_price("how much a night roughly?")
+    assert not asks_price("How many days of leave do I get?")
