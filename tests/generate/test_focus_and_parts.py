@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from ragcite.generate.extractive import tightest_bands
-from ragcite.generate.fits import band_bound, label_fit, range_fit, row_fit
+from ragcite.generate.fits import band_bound, cell_fit, label_fit, range_fit, row_fit
 from ragcite.generate.focus import focus_match, leading_statement, question_focus, question_proper
 from ragcite.generate.joining import Candidate
 from ragcite.generate.missing_parts import not_in_documents
@@ -110,6 +110,23 @@ def test_a_rows_label_fits_the_amount_the_question_names() -> None:
     assert [
         row_fit(r, "If I get rated a 4, what pay increase should I expect?") for r in ratings
     ] == [0, 1]
+
+
+def test_a_row_whose_cell_holds_the_measure_the_question_names_fits() -> None:
+    units = [
+        "Small — Approx. floor area: 25 sq ft; Weekly rate: £13.00",
+        "Medium — Approx. floor area: 50 sq ft; Weekly rate: £21.00",
+    ]
+    question = "How much would a 50 sq ft storage unit cost me a month?"
+    assert [cell_fit(r, question) for r in units] == [0, 1]
+    lessons = [
+        "Standard lesson — Duration: 1 hour; Automatic: £42",
+        "Double lesson — Duration: 2 hours; Automatic: £82",
+    ]
+    assert [cell_fit(r, "how much is a 2 hour lesson in an automatic?") for r in lessons] == [0, 1]
+    # A bare number, or one followed by a small word, names no measure; nor does the label.
+    assert cell_fit(units[1], "we are 2 and 50 of us") == 0
+    assert cell_fit("50 sq ft — Weekly rate: £21.00", "a 50 sq ft unit?") == 0
 
 
 def test_a_row_whose_label_the_question_nearly_names_fits() -> None:

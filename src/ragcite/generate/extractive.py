@@ -31,7 +31,14 @@ from ragcite.config import GenerateSettings
 from ragcite.embed.base import Embedder
 from ragcite.generate.bridge import carried_on
 from ragcite.generate.faq_answers import faq_questions, faq_relevance
-from ragcite.generate.fits import band_bound, contact_fit, label_fit, range_fit, row_fit
+from ragcite.generate.fits import (
+    band_bound,
+    cell_fit,
+    contact_fit,
+    label_fit,
+    range_fit,
+    row_fit,
+)
 from ragcite.generate.focus import question_focus
 from ragcite.generate.joining import (
     Candidate,
@@ -259,7 +266,7 @@ class ExtractiveGenerator:
             coverage = len(query_words & chunk_words) / len(query_words) if query_words else 0.0
             score = 0.65 * float(sem) + 0.15 * coverage + 0.2 * chunk.composite_confidence
             fit = (
-                max(row_fit(text, query), range_fit(text, query))
+                max(row_fit(text, query), range_fit(text, query), cell_fit(text, query))
                 if is_table_row(text)
                 else max(range_fit(text, query), label_fit(text, query))
             )

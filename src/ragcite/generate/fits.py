@@ -20,8 +20,8 @@ from ragcite.generate.focus import question_proper
 from ragcite.text.contacts import CONTACT_WORDS, gives_contact, wanted_contact
 from ragcite.text.labels import label_of
 from ragcite.text.ordinals import ORDINALS
-from ragcite.text.table_rows import LABEL_SEPARATOR
-from ragcite.text.words import content_stems, words
+from ragcite.text.table_rows import LABEL_SEPARATOR, row_cells
+from ragcite.text.words import STOPWORDS, content_stems, words
 
 _AMOUNT = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _BELOW = re.compile(r"^\W*(?:up\s+to|under|less\s+than|below|at\s+most)\b", re.IGNORECASE)
@@ -149,6 +149,35 @@ def row_fit(row: str, question: str) -> int:
     if len(bounds) == 2:
         return int(any(bounds[0] <= n <= bounds[1] for n in asked))
     return int(len(bounds) == 1 and bounds[0] in asked)  # "rated a 4": the row "4 – Exceeds"
+
+
+# A number and the word after it, its unit: "50 sq ft", "a 2 hour lesson", "6.5 metres".
+_MEASURE = re.compile(r"(?<![\w.,])(\d[\d,]*(?:\.\d+)?)[\s-]*([a-z]+)\b", re.IGNORECASE)
+
+
+def _measures(text: str) -> set[tuple[float, str]]:
+    """The numbers of `text` with their units, plural trimmed ("2 hours" as (2, "hour"))."""
+    found = set()
+    for m in _MEASURE.finditer(text):
+        unit = m.group(2).lower()
+        if unit not in STOPWORDS:
+            found.add((float(m.group(1).replace(",", "")), unit.removesuffix("s")))
+    return found
+
+
+def cell_fit(row: str, question: str) -> int:
+    """1 when a cell of the table row holds a number with its unit that the question names
+    ("a 50 sq ft unit" for "Medium — Approx. floor area: 50 sq ft; Weekly rate: £21.00", "a
+    2 hour lesson" for "Double lesson — Duration: 2 hours; …"), else 0.
+
+    >>> cell_fit("Medium — Floor area: 50 sq ft; Weekly rate: £21.00", "How much is 50 sq ft?")
+    1
+    """
+    asked = _measures(question)
+    if not asked:
+        return 0
+    values = " ; ".join(cell.partition(": ")[2] for cell in row_cells(row)[1])
+    return int(bool(asked & _measures(values)))
 
 
 # A range a sentence states: "aged 21 to 24", "21–24", "between 5 and 10", "grade 7 and
