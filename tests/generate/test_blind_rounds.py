@@ -121,6 +121,35 @@ def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragci
             "if I bump my pension up to the enhanced option, how much does the company put in?",
             "6%",
         ),
+        # fixed-width tables in text files are rows with their headers
+        (
+            28,
+            "I'm on the Plus plan, how much do I have to pay myself each time I make a claim?",
+            "Plus — Monthly cost: £9.99; Annual cost: £105.00; Excess per claim: £25",
+        ),
+        (
+            26,
+            "we're on 6.2 - when does normal support for that finish?",
+            "6.2 — Released: 11 Mar 2024; Mainstream support ends: 31 Mar 2026",
+        ),
+        (
+            36,
+            "I've booked a pod but need to cancel 10 days before we're due to arrive. how much "
+            "of the money do I lose?",
+            "7 to 14 days — Pitch bookings: Deposit kept only; Pod bookings: 75% of total price",
+        ),
+        (
+            38,
+            "we're on the Growth plan, what uptime are you actually promising us?",
+            "Growth — Monthly fee: $249; Uptime commitment: 99.9%;",
+        ),
+        # a price written with its currency code ("GBP 26.00") is a price
+        (
+            36,
+            "we've got a tent with no hook up and want to come in mid August, what's the price "
+            "per night?",
+            "Grass pitch, tent (no electric) — Low season: GBP 18.00; High season: GBP 26.00",
+        ),
         # "am I in trouble?" asks what happens, and names no topic
         (
             38,
