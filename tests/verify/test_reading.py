@@ -478,6 +478,27 @@ def test_comparatives_and_directions_are_read_as_opposites() -> None:
     assert northward is not None and '"southward"' in northward
 
 
+def test_common_opposites_are_read_before_the_same_word() -> None:
+    turn = "During the ice ages, the Rhine took a left turn, creating the Channel River."
+    right = reading_conflict(
+        "When the Rhine took a right turn what did it create?", [(turn, _chunk(turn))]
+    )
+    assert right is not None and '"right turn"' in right and '"left turn"' in right
+    factor = "It is the problem of deciding whether the input has a factor less than k."
+    more = reading_conflict(
+        "What problem decides whether the input has a factor more than k?",
+        [(factor, _chunk(factor))],
+    )
+    assert more is not None and '"less than k"' in more
+    # alone, or before another word, such words ask nothing opposite
+    banks = "Cologne lies on the left bank; Deutz lies on the right bank."
+    assert reading_conflict("What lies on the left bank?", [(banks, _chunk(banks))]) is None
+    fees = "Members pay less for classes booked early."
+    asked = "Do members pay more for late bookings?"
+    assert reading_conflict("Why do members pay more?", [(fees, _chunk(fees))]) is None
+    assert reading_conflict(asked, [(fees, _chunk(fees))]) is None
+
+
 def test_a_negating_prefix_makes_an_opposite_of_a_quality_only() -> None:
     formal = "A decision problem can be viewed as a formal language."
     informal = reading_conflict(
@@ -524,6 +545,13 @@ def test_cannot_is_a_negation_and_a_conditions_negation_is_the_askers_case() -> 
     cooling = "You can cancel within the 14-day cooling-off period."
     asked = "How long have I got to cancel without paying a penalty?"
     assert negation_unmatched(asked, cooling) is None
+
+
+def test_for_nothing_asks_whether_it_is_free() -> None:
+    said = "If your supply pipe leaks, we will repair it free of charge once."
+    asked = "the pipe to my house is leaking, will you fix it for nothing?"
+    assert negation_unmatched(asked, said) is None
+    assert negation_unmatched("Why did nothing happen to the pipe?", said) == "nothing"
 
 
 def test_a_rows_headers_and_days_are_no_ones_name() -> None:

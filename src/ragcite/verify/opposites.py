@@ -36,6 +36,21 @@ _OPPOSITES = (
     ("rising", "dropping"), ("rises", "falls"), ("rose", "fell"), ("precedes", "follows"),
     ("preceded", "followed"), ("precedes", "succeeds"),
 )  # fmt: skip
+# Opposites too common to read alone, read before the same word: "a left turn" asked, "a
+# right turn" said; "a factor more than k" asked, "a factor less than k" said.
+_PHRASE_OPPOSITES = (
+    ("left", "right"), ("large", "small"), ("big", "small"), ("more", "less"),
+    ("more", "fewer"), ("greater", "less"), ("greater", "smaller"), ("high", "low"),
+    ("long", "short"), ("early", "late"), ("old", "new"), ("old", "young"), ("top", "bottom"),
+    ("open", "closed"), ("same", "different"), ("hot", "cold"), ("wide", "narrow"),
+    ("fast", "slow"), ("strong", "weak"), ("rich", "poor"), ("full", "empty"),
+    ("before", "after"), ("above", "below"), ("inside", "outside"), ("light", "heavy"),
+)  # fmt: skip
+_PHRASE_OPPOSITE: dict[str, set[str]] = {}
+for _a, _b in _PHRASE_OPPOSITES:
+    _PHRASE_OPPOSITE.setdefault(_a, set()).add(_b)
+    _PHRASE_OPPOSITE.setdefault(_b, set()).add(_a)
+_ARTICLES = frozenset({"the", "a", "an"})
 # Opposite states, of which one answers a yes/no question about the other.
 _STATES = frozenset(
     "allowed forbidden accept reject accepted rejected win lose won lost success failure".split()
@@ -72,6 +87,27 @@ def opposite_pair(question: str, window_text: str) -> tuple[str, str] | None:
             said = sorted(opposite | _prefixed(word, there, window_text.lower()))
         if said:
             return word, said[0]
+    return None if answered_by_no else _phrase_opposite(question_proper(question), window_text)
+
+
+def _phrase_opposite(question: str, window_text: str) -> tuple[str, str] | None:
+    """("left turn", "right turn") when the question puts one of a common pair before a
+    word and the window only puts its opposite before that word."""
+    asked = words(question)
+    text = window_text.lower()
+    for i, word in enumerate(asked[:-1]):
+        if word not in _PHRASE_OPPOSITE:
+            continue
+        rest = [w for w in asked[i + 1 : i + 4] if w not in _ARTICLES]
+        if not rest:
+            continue
+        after = " ".join(rest[:2]) if rest[0] == "than" and len(rest) > 1 else rest[0]
+        tail = r"\s+(?:(?:the|a|an)\s+)?" + r"\s+".join(map(re.escape, after.split())) + r"\b"
+        if re.search(rf"\b{word}{tail}", text):
+            continue
+        for opposite in sorted(_PHRASE_OPPOSITE[word]):
+            if re.search(rf"\b{opposite}{tail}", text):
+                return f"{word} {after}", f"{opposite} {after}"
     return None
 
 
