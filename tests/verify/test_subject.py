@@ -426,3 +426,18 @@ def test_a_word_that_begins_a_longer_passage_word_is_covered(embedder: CachedEmb
         "How often do I need to renew my forklift licence?", held, [held[0][1], energy], embedder
     )
     assert missing == ["renew"]
+
+
+def test_a_price_asked_for_needs_no_word_price_and_a_chase_is_the_askers_verb(
+    embedder: CachedEmbedder,
+) -> None:
+    """The price check reads whether a priced line states a price; "chase" is how the asker
+    would go about it, like "ring"."""
+    row = "Water usage — Metered customers: GBP 1.8420 per cubic metre"
+    quotes = [(row, _chunk(row))]
+    asked = "I've got a water meter, what's the price per cubic metre for the water itself?"
+    assert missing_subject(asked, quotes, [quotes[0][1]], embedder) == []
+    bags = "Baggage services (delayed and damaged bags) — Phone: 0203 555 0147"
+    held = [(bags, _chunk(bags))]
+    chase = "what's the phone number to chase my delayed bags?"
+    assert missing_subject(chase, held, [held[0][1]], embedder) == []

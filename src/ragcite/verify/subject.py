@@ -38,6 +38,7 @@ from ragcite.generate.lists import lead_ins
 from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.text.contacts import CONTACT_WORDS, wanted_contact
+from ragcite.text.prices import PRICE_WORDS, asks_price
 from ragcite.text.sentences import split_sentences
 from ragcite.text.short_forms import spell_out
 from ragcite.text.stems import stem
@@ -251,6 +252,8 @@ def _missing(
         question_proper(question)
     ):  # "phone", "number", "ring": read by the contact check
         kinds |= CONTACT_WORDS
+    if asks_price(question_proper(question)):  # "price", "fee": read by the price check
+        kinds |= {stem(w) for w in PRICE_WORDS}
     topics = topic_words(question)
     absent = [
         w

@@ -44,6 +44,7 @@ QUESTION_SHAPE = frozenset(
     version policy rule rules term terms word words name names translation meaning mean
     means value values measurement measure unit units sort types example examples reason
     purpose part parts far advance myself yourself ourselves themselves himself herself
+    itself
     detail details info information thing things stuff without within particular specific
     certain money permission ok okay cheaper cheapest dearer trouble option options
     anyone anybody anything somebody everyone everybody everything nobody nothing nowhere
@@ -58,7 +59,7 @@ QUESTION_SHAPE = frozenset(
 _ASKERS_VERBS = frozenset(
     """
     look looks looking view views viewing use uses using go goes going read reads reading
-    forget forgets forgot forgotten forgetting ring rings ringing
+    forget forgets forgot forgotten forgetting ring rings ringing chase chasing
     """.split()
 )
 # A verb with its particle says what the asker does ("setting up my home office", "send
