@@ -145,12 +145,15 @@ class Ragcite:
         on_start: Callable[[int], None] | None = None,
         on_file: Callable[[FileOutcome], None] | None = None,
         on_chunks: Callable[[Path, int, int], None] | None = None,
+        reread: bool = False,
     ) -> IngestReport:
-        return self.indexer(corpus).ingest(
+        """Ingest files and folders; unchanged files are skipped, or with `reread` read again
+        and stored anew where they now read or chunk differently (`index.reread`)."""
+        return self.indexer(corpus, reread=reread).ingest(
             paths, metadata=metadata, on_start=on_start, on_file=on_file, on_chunks=on_chunks
         )
 
-    def indexer(self, corpus: str | None = None) -> Indexer:
+    def indexer(self, corpus: str | None = None, *, reread: bool = False) -> Indexer:
         """An Indexer over this store and embedder with the settings' chunking and limits."""
         return Indexer(
             self.store,
@@ -158,6 +161,7 @@ class Ragcite:
             chunking=self.settings.chunk,
             corpus=corpus or self.settings.corpus,
             limits=self.settings.ingest,
+            reread=reread,
         )
 
     # -- search and ask -----------------------------------------------------------------------

@@ -42,6 +42,12 @@ from ragcite.lifecycle.saved import answers_to_recheck
     is_flag=True,
     help="Then re-check the saved answers that show a document this ingest changed.",
 )
+@click.option(
+    "--reread",
+    is_flag=True,
+    help="Read unchanged files again too: one this ragcite reads or chunks differently "
+    "(a newer loader, other chunk settings) replaces its version's text and chunks.",
+)
 @click.pass_obj
 def ingest(
     app: AppContext,
@@ -53,6 +59,7 @@ def ingest(
     version_text: str | None,
     effective_date: datetime | None,
     recheck: bool = False,
+    reread: bool = False,
 ) -> None:
     """Ingest files and folders (PDF, HTML, Markdown, DOCX, text); unchanged files are skipped."""
     per_file = any(v is not None for v in (title, url, document_id, version_text, effective_date))
@@ -78,7 +85,7 @@ def ingest(
         version_name=version.name,
     )
     console = app.console
-    report, reported = _ingest_with_progress(app, list(paths), metadata, corpus)
+    report, reported = _ingest_with_progress(app, list(paths), metadata, corpus, reread)
     for outcome in report.outcomes:  # missing paths and skipped files never reached the bar
         if outcome.path not in reported:
             console.print(_outcome_line(outcome))
@@ -107,7 +114,11 @@ def _recheck_changed(app: AppContext, report: IngestReport) -> None:
 
 
 def _ingest_with_progress(
-    app: AppContext, paths: list[Path], metadata: DocumentMetadata, corpus: str | None
+    app: AppContext,
+    paths: list[Path],
+    metadata: DocumentMetadata,
+    corpus: str | None,
+    reread: bool = False,
 ) -> tuple[IngestReport, set[Path]]:
     """Ingest with a bar over the files and, inside a large file, one over its texts (its
     chunks and their sentences);
@@ -145,6 +156,7 @@ def _ingest_with_progress(
             on_start=lambda total: progress.update(task, total=total),
             on_file=done,
             on_chunks=chunks,
+            reread=reread,
         )
     return report, reported
 

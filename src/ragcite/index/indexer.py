@@ -38,6 +38,7 @@ from ragcite.index.ingest_outcomes import (
     OutcomesInOrder,
     ProgressCallback,
 )
+from ragcite.index.reread import reads_the_same, rereads, unchanged
 from ragcite.index.source_chunks import embedding_text, source_chunks
 from ragcite.index.store import NewVersion, Store
 from ragcite.index.version_embedding import VersionPlan, embed_together, plan_version
@@ -65,12 +66,16 @@ class Indexer:
         chunking: ChunkSettings | None = None,
         corpus: str = "default",
         limits: IngestSettings | None = None,
+        reread: bool = False,
     ) -> None:
         self.store = store
         self.embedder = embedder
         self.chunking = chunking or ChunkSettings()
         self.corpus = corpus
         self.limits = limits or IngestSettings()
+        # Read unchanged files again: one that now reads or chunks differently replaces its
+        # version's text and chunks (`index.reread`).
+        self.reread = reread
 
     def collect(self, paths: Iterable[Path]) -> tuple[list[tuple[Path, Path]], list[FileOutcome]]:
         """(file, root) pairs to ingest, and outcomes decided already: missing paths fail,
@@ -197,15 +202,19 @@ class Indexer:
         limits.check_size(path)
         fingerprint = file_fingerprint(path, job.metadata)
         preliminary_id = job.metadata.document_id or declared_document_id(path)
-        if same := self._unchanged(path, preliminary_id or self._derived_id(job), fingerprint):
-            return same
+        known = self._known(preliminary_id or self._derived_id(job), fingerprint)
+        if known is not None and not rereads(known, self.reread):
+            return unchanged(path, known)
         extracted = load_document(path, metadata=job.metadata, limits=limits)
         meta = extracted.metadata
         document_id = meta.document_id or self._derived_id(job)
-        if same := self._unchanged(path, document_id, fingerprint):
-            return same
+        known = self._known(document_id, fingerprint)
+        if known is not None and not rereads(known, self.reread):
+            return unchanged(path, known)
         latest = self.store.latest_version(document_id)
-        version = meta.version or ((latest.version + 1) if latest else 1)
+        version = (
+            known.version if known else meta.version or ((latest.version + 1) if latest else 1)
+        )
         document = Document(
             document_id=document_id,
             corpus=self.corpus,
@@ -217,6 +226,7 @@ class Indexer:
             content_sha256=fingerprint,
             effective_date=meta.effective_date,
             access=meta.access,
+            last_verified=known.last_verified if known else None,
         )
         if latest is not None:  # fail before the costly part; store_version checks again
             check_may_replace(latest, document, declared=bool(meta.document_id), shown=str(path))
@@ -229,6 +239,8 @@ class Indexer:
         if not pieces:
             raise IngestError(str(path), "is empty: no text to index")
         chunks = source_chunks(document, pieces)
+        if known is not None and reads_the_same(self.store, known, extracted.text, chunks):
+            return unchanged(path, known)
         texts = [embedding_text(document.title, c) for c in chunks]
         plan = plan_version(texts, chunks, self.limits)
         return _Prepared(job, document, extracted, chunks, plan, bool(meta.document_id))
@@ -297,12 +309,9 @@ class Indexer:
         added = (stored.document_id, stored.version, len(prepared.chunks), stored.version_name)
         return FileOutcome(job.path, "added", *added)
 
-    def _unchanged(self, path: Path, document_id: str, fingerprint: str) -> FileOutcome | None:
-        """The outcome of a file stored before with these bytes and metadata, else None."""
-        known = self.store.find_version_by_hash(document_id, fingerprint)
-        if known is None:
-            return None
-        return FileOutcome(path, "unchanged", known.document_id, known.version)
+    def _known(self, document_id: str, fingerprint: str) -> Document | None:
+        """The version stored before from these bytes and metadata, if any."""
+        return self.store.find_version_by_hash(document_id, fingerprint)
 
     def _derived_id(self, job: _Job) -> str:
         """The path-derived ID; a file stored before under its legacy ID keeps that one."""
