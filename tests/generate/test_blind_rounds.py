@@ -1,4 +1,4 @@
-"""Blind rounds 16-22, 25-28 and 35-38, end to end: documents written for the check by people
+"""Blind rounds 16-22, 25-28, 35-38, 47 and 50, end to end: documents written for the check by people
 who never saw the code (a tenant handbook in PDF, a library policy in DOCX, an on-call guide
 in Markdown; a dental clinic's page in HTML, a home contents policy in DOCX, warehouse
 safety rules in text; bank account terms in PDF, a food bank's volunteer handbook in
@@ -15,7 +15,10 @@ DOCX; a school's uniform and attendance policy in DOCX, a campsite's booking con
 text, an energy tariff guide in PDF; co-working terms in Markdown, a pension guide in PDF,
 removal terms in DOCX; a museum's visitor page in HTML, an API service level agreement in
 text, allotment rules in DOCX; village hall hire terms in PDF, a mobile plan's terms in
-HTML, a lone-working procedure in Markdown: tests/data/blind_rounds/), each round in its own
+HTML, a lone-working procedure in Markdown; a music school's terms in PDF, a water company's
+billing guide in text, a hotel's event conditions in Markdown; a cinema's membership terms in
+HTML, a letting agent's pet policy in DOCX, a cloud storage product's plans in text:
+tests/data/blind_rounds/), each round in its own
 store, asked in the users' words. Each case failed before its fix: an exact quote from a
 low-ranked passage degraded to "no verified answer", a table row whose label or range the
 question names just under the relevance floor, "respond" where the table writes
@@ -42,7 +45,7 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "blind_rounds"
 @pytest.fixture(scope="module")
 def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragcite]]:
     opened: dict[int, Ragcite] = {}
-    for number in (16, 17, 18, 19, 20, 21, 22, 25, 26, 27, 28, 35, 36, 37, 38):
+    for number in (16, 17, 18, 19, 20, 21, 22, 25, 26, 27, 28, 35, 36, 37, 38, 47, 50):
         path = tmp_path_factory.mktemp(f"round{number}") / "store.db"
         rag = Ragcite.open(load_settings(store_path=path, overrides={"cache.enabled": False}))
         assert rag.ingest([DATA / f"round{number}"]).added == 3
@@ -142,6 +145,31 @@ def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragci
             38,
             "we're on the Growth plan, what uptime are you actually promising us?",
             "Growth — Monthly fee: $249; Uptime commitment: 99.9%;",
+        ),
+        (
+            50,
+            "I deleted a file on my Personal plan about 45 days ago, will it still be in the "
+            "trash?",
+            "Personal — Max file (web): 5 GB; Max file (desktop/mobile app): 50 GB; "
+            "Version history: 90 days; Trash kept for: 60 days",
+        ),
+        (
+            50,
+            "my card payment didn't go through, how long before I lose my files?",
+            "Payment failed after 3 retries — How long files are kept: 90 days from last retry",
+        ),
+        # a price asked for needs no word "price" in the row that states it
+        (
+            47,
+            "I've got a water meter, what's the price per cubic metre for the water itself?",
+            "Water usage — Metered customers: GBP 1.8420 per cubic metre",
+        ),
+        # "for nothing" asks whether it is free
+        (
+            47,
+            "the pipe between my front gate and the house is leaking, will you fix it for "
+            "nothing?",
+            "we will repair it free of charge once",
         ),
         # a price written with its currency code ("GBP 26.00") is a price
         (
