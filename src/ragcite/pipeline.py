@@ -7,13 +7,12 @@
     >>> response.cited_claims[0].citations[0].display
     'Data Retention Policy v2 · 2024-01-15 → Customer records'
 
-ask(): retrieve → rerank → generate → verify (the gate) → score, with the ladder:
-a draft that fails the gate, cannot be read, or scores below
-`gate.min_overall_confidence` is regenerated once with its violations named (for
-generators that can use them, when `gate.retry_on_failure`); if the final answer has
-no verified claim or is still below the confidence floor, it degrades to "the
-sources, without the claim". Each step is in `warning_flags` and `timings_ms`;
-`ask_traced()` also returns what every stage produced (`AskTrace`).
+ask(): retrieve → rerank → generate → verify (the gate) → score, with the ladder: a draft that
+fails the gate, cannot be read, or scores below `gate.min_overall_confidence` is regenerated
+once with its violations named (for generators that can use them, when
+`gate.retry_on_failure`); if the final answer has no verified claim or is still below the
+confidence floor, it degrades to "the sources, without the claim". Each step is in
+`warning_flags` and `timings_ms`; `ask_traced()` also returns what every stage produced.
 
 The backends come from `ragcite.compose` (the composition root), never built here.
 """
@@ -147,22 +146,18 @@ class Ragcite:
         on_chunks: Callable[[Path, int, int], None] | None = None,
         reread: bool = False,
     ) -> IngestReport:
-        """Ingest files and folders; unchanged files are skipped, or with `reread` read again
-        and stored anew where they now read or chunk differently (`index.reread`)."""
+        """Ingest files and folders; unchanged ones are skipped, unless `reread` (index.reread)."""
         return self.indexer(corpus, reread=reread).ingest(
             paths, metadata=metadata, on_start=on_start, on_file=on_file, on_chunks=on_chunks
         )
 
     def indexer(self, corpus: str | None = None, *, reread: bool = False) -> Indexer:
         """An Indexer over this store and embedder with the settings' chunking and limits."""
+        chunking, limits = self.settings.chunk, self.settings.ingest
         return Indexer(
-            self.store,
-            self.embedder,
-            chunking=self.settings.chunk,
-            corpus=corpus or self.settings.corpus,
-            limits=self.settings.ingest,
-            reread=reread,
-        )
+            self.store, self.embedder, chunking=chunking, corpus=corpus or self.settings.corpus,
+            limits=limits, reread=reread,
+        )  # fmt: skip
 
     # -- search and ask -----------------------------------------------------------------------
 
