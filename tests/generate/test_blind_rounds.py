@@ -1,5 +1,5 @@
-"""Blind rounds 16-22, 25-28, 35-38, 47 and 50, end to end: documents written for the check by people
-who never saw the code (a tenant handbook in PDF, a library policy in DOCX, an on-call guide
+"""Blind rounds 16-22, 25-28, 35-38, 47 and 50, end to end: documents written for the check by
+people who never saw the code (a tenant handbook in PDF, a library policy in DOCX, an on-call guide
 in Markdown; a dental clinic's page in HTML, a home contents policy in DOCX, warehouse
 safety rules in text; bank account terms in PDF, a food bank's volunteer handbook in
 Markdown, a council's recycling guide in DOCX; a summer camp handbook in PDF, an IT
