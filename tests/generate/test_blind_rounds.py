@@ -167,8 +167,7 @@ def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragci
         # "for nothing" asks whether it is free
         (
             47,
-            "the pipe between my front gate and the house is leaking, will you fix it for "
-            "nothing?",
+            "the pipe between my front gate and the house is leaking, will you fix it for nothing?",
             "we will repair it free of charge once",
         ),
         # a price written with its currency code ("GBP 26.00") is a price
