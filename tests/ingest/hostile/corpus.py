@@ -87,6 +87,13 @@ def _deep_html() -> str:
     return f"<html><head><title>Deep</title></head><body>{opening}{'</div>' * DEEP_LEVELS}"
 
 
+def _wide_table(columns: int) -> str:
+    header = "  ".join(f"Column {i}" for i in range(columns))
+    rule = "  ".join("-" * len(f"Column {i}") for i in range(columns))
+    row = "  ".join(f"v{i}".ljust(len(f"Column {i}")) for i in range(columns))
+    return f"{GOOD_TEXT}\n\n{header}\n{rule}\n" + f"{row}\n" * 20
+
+
 def build(folder: Path, *, big_part_bytes: int = 300 * MiB) -> dict[str, Expected]:
     """Write the corpus into `folder`; return what each file must come to."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -115,6 +122,13 @@ def build(folder: Path, *, big_part_bytes: int = 300 * MiB) -> dict[str, Expecte
             ("Leave policy clause. " * 50_000).strip(),  # 1 MB on one line
             Expected("added", ("Leave policy clause.",)),
         ),
+        # A plain-text "rule" 1 MB long that is not one, and a table 5,000 columns wide:
+        # the table reader is linear in both.
+        "dashes.txt": (
+            f"{GOOD_TEXT}\n{'- ' * 500_000}x\nPlan  Users\n{'-' * 1_000_000}x\n",
+            Expected("added"),
+        ),
+        "wide-table.txt": (_wide_table(5_000), Expected("added")),
     }
     expected: dict[str, Expected] = {}
     for name, (content, outcome) in files.items():

@@ -24,12 +24,14 @@ a table needs a header of two or more cells and a row under its rule.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from ragcite.text.table_rows import format_table
 
-# A rule: dashes or equals signs, with the spaces, pipes, pluses and colons that separate columns.
-_RULE = re.compile(r"[ \t]*[-=+|: \t]*[-=]{3}[-=+|: \t]*")
+# A rule: dashes or equals signs, with the spaces, pipes, pluses and colons that separate
+# columns (read by character sets, linear in the line's length whatever it holds).
+_RULE_CHARS = frozenset("-=+|: \t")
 _RUNS = re.compile(r"[-=]+")
 _CELL_GAP = re.compile(r"\S+(?: \S+)*")  # text between gaps of two or more spaces
 _WORD = re.compile(r"\S+")
@@ -68,7 +70,7 @@ def tables_in_text(text: str) -> str:
 
 
 def _is_rule(line: str) -> bool:
-    return _RULE.fullmatch(line) is not None
+    return ("---" in line or "===" in line) and _RULE_CHARS.issuperset(line)
 
 
 def _table_at(lines: list[str], i: int) -> _Table | None:
@@ -121,9 +123,7 @@ def _cells(line: str, starts: list[int], split: re.Pattern[str]) -> list[str]:
     before it."""
     cells: list[list[str]] = [[] for _ in starts]
     for piece in split.finditer(line):
-        column = max(
-            (k for k, s in enumerate(starts) if s <= piece.start() + _COLUMN_TOLERANCE), default=0
-        )
+        column = max(bisect_right(starts, piece.start() + _COLUMN_TOLERANCE) - 1, 0)
         cells[column].append(piece.group())
     return [" ".join(words) for words in cells]
 
@@ -132,9 +132,13 @@ def _header_line(line: str, starts: list[int]) -> bool:
     """Whether `line` is the upper part of a wrapped header: two or more cells, each starting
     at a column."""
     pieces = [m.start() for m in _CELL_GAP.finditer(line)]
-    return len(pieces) >= 2 and all(
-        any(abs(p - s) <= _COLUMN_TOLERANCE for s in starts) for p in pieces
-    )
+    return len(pieces) >= 2 and all(_near_a_start(p, starts) for p in pieces)
+
+
+def _near_a_start(position: int, starts: list[int]) -> bool:
+    """Whether a column of `starts` (in order) begins within the tolerance of `position`."""
+    k = bisect_left(starts, position - _COLUMN_TOLERANCE)
+    return k < len(starts) and starts[k] <= position + _COLUMN_TOLERANCE
 
 
 def _pipe_table(lines: list[str], rule: int) -> _Table | None:
