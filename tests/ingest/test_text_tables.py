@@ -47,6 +47,17 @@ def test_columns_come_from_the_header_under_a_single_rule() -> None:
     ]
 
 
+def test_columns_laid_out_with_tabs_are_read_where_they_show() -> None:
+    text = (
+        "Item\t\t\tCharge\tNotes\n----\t\t\t------\t-----\n"
+        "Replacement card\t£10\tOne-off\nLate fee\t\t£15\tMonthly\n"
+    )
+    assert _rows(text) == [
+        "Replacement card — Charge: £10; Notes: One-off",
+        "Late fee — Charge: £15; Notes: Monthly",
+    ]
+
+
 def test_a_line_indented_past_the_first_column_goes_on_from_the_row_above() -> None:
     text = (
         "Change type  Approval needed              Lead time\n"

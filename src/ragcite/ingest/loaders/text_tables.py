@@ -50,10 +50,12 @@ class _Table:
 def tables_in_text(text: str) -> str:
     """`text` with each fixed-width or pipe table rewritten as rows; unchanged without one."""
     lines = text.split("\n")
+    # Columns are read where they show: a tab moves to the next multiple of 8.
+    shown = [line.expandtabs(8) if "\t" in line else line for line in lines]
     out: list[str] = []
     i = 0
     while i < len(lines):
-        table = _table_at(lines, i)
+        table = _table_at(shown, i)
         if table is None:
             out.append(lines[i])
             i += 1
