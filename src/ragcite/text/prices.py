@@ -39,7 +39,8 @@ _PRICE_ASKED = re.compile(
     re.IGNORECASE,
 )
 _PRICE_SAID = re.compile(
-    r"[$€£¥]\s?\d|\b(?:EUR|USD|GBP|AUD|CAD|CHF|NZD|INR|JPY)\s?\d|\d[\d,.]*\s*(?:million|billion|thousand|m|bn|k)?\s*"
+    r"[$€£¥]\s?\d|\b(?:EUR|USD|GBP|AUD|CAD|CHF|NZD|INR|JPY)\s?\d|"
+    r"\d[\d,.]*\s*(?:million|billion|thousand|m|bn|k)?\s*"
     r"(?:EUR|USD|GBP|AUD|CAD|euros?|dollars?|pounds?|pence|p|cents?)\b|"
     r"\bfree\b(?=\s*(?:[.,;:!?)]|$|(?:of|for|to|when|if|on|at|during|until|with)\b))|"
     rf"\b(?:{NO_CHARGE}|included)\b|"

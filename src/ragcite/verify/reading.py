@@ -61,7 +61,8 @@ _CONDITION = re.compile(r"\b(?:if|unless|when|in\s+case)\b", re.IGNORECASE)
 # Not paying is said as "free": "How many friends can I bring in without paying?" over "…
 # up to 2 guests per day … free of charge".
 _UNPAID_ASKED = re.compile(
-    r"\b(?:without|not|n't|no)\s+(?:\w+\s+)?(?:pay\w*|charg\w*|cost\w*|fees?)\b|\bfor\s+nothing\b",
+    r"\b(?:without|not|n't|no)\s+(?:\w+\s+)?(?:pay\w*|charg\w*|cost\w*|fees?)\b|"
+    r"\bfor\s+nothing\b",
     re.IGNORECASE,
 )
 _FREE_SAID = re.compile(rf"\b(?:free|complimentary|{NO_CHARGE})\b", re.IGNORECASE)
