@@ -83,6 +83,24 @@ def test_a_line_indented_past_the_first_column_goes_on_from_the_row_above() -> N
     ]
 
 
+def test_a_labels_second_line_between_two_rows_goes_on_from_the_row_above() -> None:
+    text = (
+        "  Type of reservation                  Adult card  Children's card\n"
+        "  -----------------------------------  ----------  ---------------\n"
+        "  Item from another library authority  4.50 GBP    1.00 GBP\n"
+        "  (inter-library loan, UK)\n"
+        "  Item from the British Library        12.00 GBP   12.00 GBP\n"
+        "  Prices include VAT.\n"
+    )
+    assert _rows(text) == [
+        "Item from another library authority (inter-library loan, UK) — Adult card: 4.50 GBP; "
+        "Children's card: 1.00 GBP",
+        "Item from the British Library — Adult card: 12.00 GBP; Children's card: 12.00 GBP",
+    ]
+    # the line after the last row is a note, kept as it was
+    assert tables_in_text(text).endswith("\n\n  Prices include VAT.\n")
+
+
 def test_a_header_wrapped_over_two_lines_is_joined() -> None:
     text = (
         "Plan       Monthly    Claims\n"

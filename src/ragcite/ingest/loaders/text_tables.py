@@ -106,8 +106,12 @@ def _fixed_width_table(lines: list[str], rule: int) -> _Table | None:
     while j < len(lines) and lines[j].strip() and not _is_rule(lines[j]):
         line = lines[j]
         cells = _cells(line, starts, split)
-        if len(rows) > 1 and len(line) - len(line.lstrip()) >= starts[0] + _COLUMN_TOLERANCE:
-            # Indented past the first column: the row above goes on.
+        if len(rows) > 1 and (
+            len(line) - len(line.lstrip()) >= starts[0] + _COLUMN_TOLERANCE
+            or _label_goes_on(cells, lines, j, starts, split)
+        ):
+            # Indented past the first column, or a label's second line between two rows:
+            # the row above goes on.
             rows[-1] = [f"{a} {b}".strip() for a, b in zip(rows[-1], cells, strict=True)]
         elif sum(bool(cell) for cell in cells) >= 2:
             rows.append(cells)
@@ -118,6 +122,22 @@ def _fixed_width_table(lines: list[str], rule: int) -> _Table | None:
     if len(rows) < 2 or not _short_cells(rows):
         return None
     return _Table(first=first, last=last, rows=rows)
+
+
+def _label_goes_on(
+    cells: list[str], lines: list[str], j: int, starts: list[int], split: re.Pattern[str]
+) -> bool:
+    """Whether line `j`, holding text in the first column only, is the second line of the
+    label above it: a row follows it ("Item from another library authority" over
+    "(inter-library loan, UK)", then the next row). At the table's end such a line is a note."""
+    if not cells[0] or any(cells[1:]) or j + 1 >= len(lines):
+        return False
+    after = lines[j + 1]
+    return (
+        bool(after.strip())
+        and not _is_rule(after)
+        and sum(bool(c) for c in _cells(after, starts, split)) >= 2
+    )
 
 
 def _cells(line: str, starts: list[int], split: re.Pattern[str]) -> list[str]:
