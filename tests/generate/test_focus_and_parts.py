@@ -6,7 +6,15 @@ import numpy as np
 import pytest
 
 from ragcite.generate.extractive import tightest_bands
-from ragcite.generate.fits import band_bound, cell_fit, label_fit, range_fit, row_fit
+from ragcite.generate.fits import (
+    band_bound,
+    candidate_fit,
+    cell_fit,
+    label_fit,
+    label_negated,
+    range_fit,
+    row_fit,
+)
 from ragcite.generate.focus import focus_match, leading_statement, question_focus, question_proper
 from ragcite.generate.joining import Candidate
 from ragcite.generate.missing_parts import not_in_documents
@@ -127,6 +135,19 @@ def test_a_row_whose_cell_holds_the_measure_the_question_names_fits() -> None:
     # A bare number, or one followed by a small word, names no measure; nor does the label.
     assert cell_fit(units[1], "we are 2 and 50 of us") == 0
     assert cell_fit("50 sq ft — Weekly rate: £21.00", "a 50 sq ft unit?") == 0
+
+
+def test_a_row_whose_label_the_question_negates_is_the_other_case() -> None:
+    stock = "Item in Marlowe stock — Adult card: Free; Children's card: Free"
+    other = "Item from another library authority — Adult card: 4.50 GBP"
+    asked = "the book I want isn't in Marlowe's stock, how much is it on my adult card?"
+    assert label_negated(stock, asked) and not label_negated(other, asked)
+    # its fit by the label the question nearly names counts for nothing
+    assert candidate_fit(stock, asked, is_row=True) == (0, True)
+    members = "Members — Day pass: £5"
+    assert label_negated(members, "I'm not a member, how much is a day pass?")
+    assert not label_negated("Non-members — Day pass: £8", "I'm not a member, what's a day pass?")
+    assert not label_negated(members, "I'm a member, how much is a day pass?")
 
 
 def test_a_row_whose_label_the_question_nearly_names_fits() -> None:

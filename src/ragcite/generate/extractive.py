@@ -31,14 +31,7 @@ from ragcite.config import GenerateSettings
 from ragcite.embed.base import Embedder
 from ragcite.generate.bridge import carried_on
 from ragcite.generate.faq_answers import faq_questions, faq_relevance
-from ragcite.generate.fits import (
-    band_bound,
-    cell_fit,
-    contact_fit,
-    label_fit,
-    range_fit,
-    row_fit,
-)
+from ragcite.generate.fits import band_bound, candidate_fit, contact_fit
 from ragcite.generate.focus import question_focus
 from ragcite.generate.joining import (
     Candidate,
@@ -265,11 +258,7 @@ class ExtractiveGenerator:
             chunk_words = sentence_words | heading_words[index] | faq
             coverage = len(query_words & chunk_words) / len(query_words) if query_words else 0.0
             score = 0.65 * float(sem) + 0.15 * coverage + 0.2 * chunk.composite_confidence
-            fit = (
-                max(row_fit(text, query), range_fit(text, query), cell_fit(text, query))
-                if is_table_row(text)
-                else max(range_fit(text, query), label_fit(text, query))
-            )
+            fit, other_case = candidate_fit(text, query, is_row=is_table_row(text))
             around = f"{chunk.section_heading or ''} {line_label(text)}"
             out.append(
                 Candidate(
@@ -285,6 +274,7 @@ class ExtractiveGenerator:
                     asks=q.text if q is not None and q.is_question else "",
                     label=q.text if q is not None and q.is_label else "",
                     contact=bool(contact_fit(text, query, around)),
+                    other_case=other_case,
                 )
             )
         return tightest_bands(out)

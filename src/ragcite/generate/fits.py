@@ -180,6 +180,32 @@ def cell_fit(row: str, question: str) -> int:
     return int(bool(asked & _measures(values)))
 
 
+# A negation and the words it negates, up to the end of its clause: "isn't in Marlowe's
+# stock", "I'm not a member", "don't have a car".
+_NEGATED_PHRASE = re.compile(
+    r"(?:\b(?:not|no|never|without)|n['’]t)\s+((?:[\w'’-]+\s+){0,3}[\w'’-]+)", re.IGNORECASE
+)
+_NEGATING_STEMS = frozenset({"non", "not", "no", "without"})
+
+
+def label_negated(row: str, question: str) -> bool:
+    """Whether the question negates what a table row's label says: the row is the other
+    case ("Item in Marlowe stock" when "the book isn't in Marlowe's stock"; "Members" when
+    "I'm not a member"; not "Non-members").
+
+    >>> label_negated("Members — Day pass: £5", "I'm not a member, how much is a day pass?")
+    True
+    """
+    label = content_stems(row.partition(LABEL_SEPARATOR)[0])
+    if not label or label & _NEGATING_STEMS:
+        return False
+    for m in _NEGATED_PHRASE.finditer(question):
+        negated = content_stems(m.group(1))
+        if negated and negated <= label:
+            return True
+    return False
+
+
 # A range a sentence states: "aged 21 to 24", "21–24", "between 5 and 10", "grade 7 and
 # above", "65 or over", "over-65s", "65+", "under-18s".
 _NUM = r"(\d[\d,]*(?:\.\d+)?)"
@@ -263,3 +289,15 @@ def _contact_asked(question: str) -> tuple[str | None, frozenset[str]]:
     question rather than once per candidate sentence."""
     kind = wanted_contact(question_proper(question))
     return kind, frozenset(content_stems(question) - CONTACT_WORDS) if kind else frozenset()
+
+
+def candidate_fit(text: str, question: str, *, is_row: bool) -> tuple[int, bool]:
+    """How a candidate fits the question, and whether it is a table row for the other case
+    than the asker's (`label_negated`: its fit then counts for nothing). A row fits by its
+    label, a range it states or a cell (`row_fit`, `range_fit`, `cell_fit`); a sentence by a
+    range or the numbered label opening it (`label_fit`)."""
+    if not is_row:
+        return max(range_fit(text, question), label_fit(text, question)), False
+    if label_negated(text, question):
+        return 0, True
+    return max(row_fit(text, question), range_fit(text, question), cell_fit(text, question)), False

@@ -114,6 +114,7 @@ class Candidate:
     asks: str = ""  # the FAQ question it answers, if any (not a list's lead-in)
     label: str = ""  # the labelled sentence opening its line, if it follows one
     contact: bool = False  # gives the contact the question asks for (`contact_fit`)
+    other_case: bool = False  # a table row whose label the question negates (`label_negated`)
 
 
 def leans_on(sentence: Candidate, previous: Candidate, focus: str, top: float) -> bool:
@@ -283,7 +284,7 @@ def closer_in_words(
 def rank(candidate: Candidate) -> float:
     """Relevance plus a share of the choice probability, a table row's fit and the contact
     asked for."""
-    fit = candidate.fit + candidate.contact
+    fit = candidate.fit + candidate.contact - candidate.other_case
     return candidate.score + _CHOICE_WEIGHT * candidate.choice + _ROW_FIT * fit
 
 
