@@ -132,6 +132,24 @@ def test_pipe_and_grid_tables_become_rows() -> None:
     ]
 
 
+def test_box_drawn_and_restructured_text_tables_become_rows() -> None:
+    box = (
+        "Plans:\n"
+        "┌──────────┬────────┐\n"
+        "│ Plan     │ Users  │\n"
+        "├──────────┼────────┤\n"
+        "│ Team     │ 25     │\n"
+        "│ Business │ 150    │\n"
+        "└──────────┴────────┘\n"
+    )
+    assert tables_in_text(box).split("\n")[2:4] == ["Team — Users: 25", "Business — Users: 150"]
+    rst = "Intro.\n\n=====  =====\nPlan   Users\n=====  =====\nTeam   25\nFree   1\n=====  =====\n"
+    assert tables_in_text(rst) == "Intro.\n\nTeam — Users: 25\nFree — Users: 1\n"
+    # a heading's underline right above a table is the heading's, not the table's
+    heading = "7. Arrival\n==========\nDay      Check-in\n-------  --------\nFriday   4:00pm\n"
+    assert tables_in_text(heading) == "7. Arrival\n==========\n\nFriday — Check-in: 4:00pm\n"
+
+
 def test_headings_underlined_with_dashes_and_prose_are_left_as_they_are() -> None:
     text = (
         "1. PRICE LIST\n"

@@ -50,8 +50,9 @@ class _Table:
 def tables_in_text(text: str) -> str:
     """`text` with each fixed-width or pipe table rewritten as rows; unchanged without one."""
     lines = text.split("\n")
-    # Columns are read where they show: a tab moves to the next multiple of 8.
-    shown = [line.expandtabs(8) if "\t" in line else line for line in lines]
+    # Columns are read where they show: a tab moves to the next multiple of 8, and a table
+    # drawn with box-drawing characters reads as its ASCII grid.
+    shown = [_as_ascii(line) for line in lines]
     out: list[str] = []
     i = 0
     while i < len(lines):
@@ -69,6 +70,23 @@ def tables_in_text(text: str) -> str:
         if i < len(lines) and lines[i].strip():
             out.append("")
     return "\n".join(out)
+
+
+# Box-drawing characters as the ASCII a grid table is drawn with.
+_BOX_TO_ASCII = str.maketrans(
+    {
+        **dict.fromkeys("─━┄┅┈┉╌╍", "-"),
+        **dict.fromkeys("═", "="),
+        **dict.fromkeys("│┃┆┇┊┋╎╏║", "|"),
+        **dict.fromkeys("┌┐└┘├┤┬┴┼┏┓┗┛┣┫┳┻╋╔╗╚╝╠╣╦╩╬╒╕╘╛╞╡╤╧╪╓╖╙╜╟╢╥╨╫╭╮╯╰", "+"),
+    }
+)
+
+
+def _as_ascii(line: str) -> str:
+    if "\t" in line:
+        line = line.expandtabs(8)
+    return line.translate(_BOX_TO_ASCII) if any("\u2500" <= c <= "\u257f" for c in line) else line
 
 
 def _is_rule(line: str) -> bool:
@@ -95,12 +113,19 @@ def _fixed_width_table(lines: list[str], rule: int) -> _Table | None:
         return None
     first = rule - 1
     header = _cells(lines[first], starts, split)
-    while first > 0 and rule - first < _MAX_HEADER_LINES and _header_line(lines[first - 1], starts):
+    while (
+        first > 0
+        and rule - first < _MAX_HEADER_LINES
+        and not _is_rule(lines[first - 1])
+        and _header_line(lines[first - 1], starts)
+    ):
         first -= 1  # a header wrapped over two lines: "Plan" over "level"
         above = _cells(lines[first], starts, split)
         header = [f"{a} {h}".strip() for a, h in zip(above, header, strict=True)]
     if sum(bool(cell) for cell in header) < 2:
         return None
+    if first > 0 and lines[first - 1].strip() == lines[rule].strip():
+        first -= 1  # the same rule above the header too: "=====  =====" over "Plan   Users"
     rows: list[list[str]] = [header]
     j = rule + 1
     while j < len(lines) and lines[j].strip() and not _is_rule(lines[j]):
