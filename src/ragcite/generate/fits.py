@@ -155,14 +155,15 @@ def row_fit(row: str, question: str) -> int:
 _MEASURE = re.compile(r"(?<![\w.,])(\d[\d,]*(?:\.\d+)?)[\s-]*([a-z]+)\b", re.IGNORECASE)
 
 
-def _measures(text: str) -> set[tuple[float, str]]:
-    """The numbers of `text` with their units, plural trimmed ("2 hours" as (2, "hour"))."""
-    found = set()
-    for m in _MEASURE.finditer(text):
-        unit = m.group(2).lower()
-        if unit not in STOPWORDS:
-            found.add((float(m.group(1).replace(",", "")), unit.removesuffix("s")))
-    return found
+@lru_cache(maxsize=4096)
+def _measures(text: str) -> frozenset[tuple[float, str]]:
+    """The numbers of `text` with their units, plural trimmed ("2 hours" as (2, "hour")),
+    read once per question or row."""
+    return frozenset(
+        (float(m.group(1).replace(",", "")), m.group(2).lower().removesuffix("s"))
+        for m in _MEASURE.finditer(text)
+        if m.group(2).lower() not in STOPWORDS
+    )
 
 
 def cell_fit(row: str, question: str) -> int:
@@ -196,14 +197,20 @@ def label_negated(row: str, question: str) -> bool:
     >>> label_negated("Members — Day pass: £5", "I'm not a member, how much is a day pass?")
     True
     """
+    negated = _negated_phrases(question)
+    if not negated:
+        return False
     label = content_stems(row.partition(LABEL_SEPARATOR)[0])
     if not label or label & _NEGATING_STEMS:
         return False
-    for m in _NEGATED_PHRASE.finditer(question):
-        negated = content_stems(m.group(1))
-        if negated and negated <= label:
-            return True
-    return False
+    return any(phrase <= label for phrase in negated)
+
+
+@lru_cache(maxsize=64)
+def _negated_phrases(question: str) -> tuple[frozenset[str], ...]:
+    """The content stems of each phrase the question negates, read once per question."""
+    phrases = (frozenset(content_stems(m.group(1))) for m in _NEGATED_PHRASE.finditer(question))
+    return tuple(p for p in phrases if p)
 
 
 # A range a sentence states: "aged 21 to 24", "21–24", "between 5 and 10", "grade 7 and

@@ -46,19 +46,24 @@ _PHRASE_OPPOSITES = (
     ("fast", "slow"), ("strong", "weak"), ("rich", "poor"), ("full", "empty"),
     ("before", "after"), ("above", "below"), ("inside", "outside"), ("light", "heavy"),
 )  # fmt: skip
-_PHRASE_OPPOSITE: dict[str, set[str]] = {}
-for _a, _b in _PHRASE_OPPOSITES:
-    _PHRASE_OPPOSITE.setdefault(_a, set()).add(_b)
-    _PHRASE_OPPOSITE.setdefault(_b, set()).add(_a)
+
+
+def _both_ways(pairs: tuple[tuple[str, str], ...]) -> dict[str, set[str]]:
+    """Each word of the pairs with its opposites, read in both directions."""
+    opposites: dict[str, set[str]] = {}
+    for a, b in pairs:
+        opposites.setdefault(a, set()).add(b)
+        opposites.setdefault(b, set()).add(a)
+    return opposites
+
+
+_PHRASE_OPPOSITE = _both_ways(_PHRASE_OPPOSITES)
 _ARTICLES = frozenset({"the", "a", "an"})
 # Opposite states, of which one answers a yes/no question about the other.
 _STATES = frozenset(
     "allowed forbidden accept reject accepted rejected win lose won lost success failure".split()
 )
-_OPPOSITE: dict[str, set[str]] = {}
-for _a, _b in _OPPOSITES:
-    _OPPOSITE.setdefault(_a, set()).add(_b)
-    _OPPOSITE.setdefault(_b, set()).add(_a)
+_OPPOSITE = _both_ways(_OPPOSITES)
 
 # Prefixes that make a word's opposite ("possible", "impossible"), read by `opposite_pair`.
 _OPPOSING_PREFIXES = ("un", "non-", "non", "in", "im", "il", "ir")

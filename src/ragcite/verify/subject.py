@@ -236,6 +236,9 @@ def _compound_of(word: str, known: set[str]) -> bool:
     return any(stem(word[:i]) in known and stem(word[i:]) in known for i in range(4, len(word) - 3))
 
 
+_PRICE_STEMS = frozenset(stem(w) for w in PRICE_WORDS)
+
+
 def _missing(
     question: str,
     cited: set[str],
@@ -253,7 +256,7 @@ def _missing(
     ):  # "phone", "number", "ring": read by the contact check
         kinds |= CONTACT_WORDS
     if asks_price(question_proper(question)):  # "price", "fee": read by the price check
-        kinds |= {stem(w) for w in PRICE_WORDS}
+        kinds |= _PRICE_STEMS
     topics = topic_words(question)
     absent = [
         w

@@ -83,10 +83,13 @@ _BOX_TO_ASCII = str.maketrans(
 )
 
 
+_BOX = re.compile("[\u2500-\u257f]")
+
+
 def _as_ascii(line: str) -> str:
     if "\t" in line:
         line = line.expandtabs(8)
-    return line.translate(_BOX_TO_ASCII) if any("\u2500" <= c <= "\u257f" for c in line) else line
+    return line.translate(_BOX_TO_ASCII) if _BOX.search(line) else line
 
 
 def _is_rule(line: str) -> bool:
