@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from ragcite.generate.extractive import gives_what_is_asked
 from ragcite.pipeline import Ragcite
 from ragcite.rerank.question_parts import question_parts
 
@@ -28,6 +29,30 @@ def test_each_part_of_a_compound_question_is_answered(demo_rag: Ragcite) -> None
     response = demo_rag.ask(question)
     text = response.answer_text
     assert "1 hour" in text and "4 hours" in text
+
+
+def test_a_part_asking_a_price_is_missing_when_its_sentence_states_none(demo_rag: Ragcite) -> None:
+    # The equipment table says who may order a monitor, never what one costs.
+    response = demo_rag.ask("Who can order an external monitor and how much does it cost?")
+    assert response.answerable
+    assert any("2 days per week" in c.claim_text for c in response.cited_claims)
+    assert "The documents do not say how much it costs." in response.answer_text
+
+
+@pytest.mark.parametrize(
+    ("part", "sentence", "gives"),
+    [
+        ("how much does it cost", "Monitors are replaced every 5 years.", False),
+        ("how much does it cost", "A monitor costs £120.", True),
+        ("what's the phone number", "Call the service desk.", False),
+        ("what's the phone number", "Call the service desk on 0161 555 0192.", True),
+        ("who can order one", "Anyone remote at least 2 days per week.", True),
+    ],
+)
+def test_a_part_is_answered_only_with_the_price_or_contact_it_asks_for(
+    part: str, sentence: str, gives: bool
+) -> None:
+    assert gives_what_is_asked(part, sentence) is gives
 
 
 def test_claims_are_statements_not_headings(demo_rag: Ragcite) -> None:

@@ -13,8 +13,9 @@ Two scores per sentence, for two decisions:
   sentence that answers wins over the one that only resembles the question.
 
 Each part of a compound question gets its best sentence; a part that no sentence is
-relevant to is reported as missing ("The documents do not say how much meals are
-reimbursed."), never answered with a sentence about something else.
+relevant to, or whose best sentence lacks the price or contact it asks for, is reported as
+missing ("The documents do not say how much meals are reimbursed."), never answered with a
+sentence about something else.
 
     >>> draft = ExtractiveGenerator(embedder).generate("How long is parental leave?", chunks)
     >>> draft.claims[0].citations[0].quote
@@ -32,7 +33,7 @@ from ragcite.embed.base import Embedder
 from ragcite.generate.bridge import carried_on
 from ragcite.generate.faq_answers import faq_questions, faq_relevance
 from ragcite.generate.fits import band_bound, candidate_fit, contact_fit
-from ragcite.generate.focus import question_focus
+from ragcite.generate.focus import question_focus, question_proper
 from ragcite.generate.joining import (
     Candidate,
     closer_in_words,
@@ -52,7 +53,9 @@ from ragcite.generate.statements import about_its_label, claim_sentences
 from ragcite.models import DraftAnswer, DraftCitation, DraftClaim, SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.rerank.sentence_similarity import sentence_in_context
+from ragcite.text.contacts import asked_contact, gives_contact
 from ragcite.text.labels import line_label
+from ragcite.text.prices import asks_price, states_price
 from ragcite.text.sentence_forms import one_line
 from ragcite.text.short_forms import spell_out
 from ragcite.text.table_rows import is_table_row
@@ -143,10 +146,13 @@ class ExtractiveGenerator:
         return _relevance(self._score(_spelled_out(query, window), window))
 
     def _answer_part(self, part: str, candidates: list[Candidate]) -> Candidate | None:
-        """The part's best sentence, or None when nothing in the window is about it."""
+        """The part's best sentence, or None when nothing in the window is about it or when
+        the part asks for a price or a contact that its best sentence does not give ("…, and
+        how much does it cost?" over a row saying who may order the monitor)."""
         if _relevance(candidates) < self.min_relevance:
             return None
-        return max(candidates, key=rank)
+        best = max(candidates, key=rank)
+        return best if gives_what_is_asked(part, best.text) else None
 
     def _answers(
         self, query: str, candidates: list[Candidate], window: list[SourceChunk]
@@ -310,6 +316,20 @@ def _relevance(candidates: list[Candidate]) -> float:
     """The best score, a sentence the question singles out (`Candidate.fit`,
     `Candidate.contact`) counting its `leeway` more (0 without candidates)."""
     return max((c.score + leeway(c) for c in candidates), default=0.0)
+
+
+def gives_what_is_asked(question: str, sentence: str) -> bool:
+    """Whether `sentence` gives the price or the contact `question` asks for (True when it
+    asks for neither).
+
+    >>> gives_what_is_asked("how much does it cost", "Monitors are replaced every 5 years.")
+    False
+    """
+    asked = question_proper(question)
+    if asks_price(asked) and not states_price(sentence):
+        return False
+    contact = asked_contact(asked)
+    return contact is None or gives_contact(contact, sentence)
 
 
 def _spelled_out(query: str, chunks: list[SourceChunk]) -> str:
