@@ -1,4 +1,4 @@
-"""Blind rounds 16-22, 25-28, 35-38, 47 and 50, end to end: documents written for the check by
+"""Blind rounds 16-22, 25-28, 35-38, 47, 50 and 62, end to end: documents written for the check by
 people who never saw the code (a tenant handbook in PDF, a library policy in DOCX, an on-call guide
 in Markdown; a dental clinic's page in HTML, a home contents policy in DOCX, warehouse
 safety rules in text; bank account terms in PDF, a food bank's volunteer handbook in
@@ -17,7 +17,9 @@ removal terms in DOCX; a museum's visitor page in HTML, an API service level agr
 text, allotment rules in DOCX; village hall hire terms in PDF, a mobile plan's terms in
 HTML, a lone-working procedure in Markdown; a music school's terms in PDF, a water company's
 billing guide in text, a hotel's event conditions in Markdown; a cinema's membership terms in
-HTML, a letting agent's pet policy in DOCX, a cloud storage product's plans in text:
+HTML, a letting agent's pet policy in DOCX, a cloud storage product's plans in text; a caravan
+park's owner terms in Markdown, a council's planning fees guide in HTML, a sports centre's
+rules in PDF:
 tests/data/blind_rounds/), each round in its own
 store, asked in the users' words. Each case failed before its fix: an exact quote from a
 low-ranked passage degraded to "no verified answer", a table row whose label or range the
@@ -26,7 +28,8 @@ question names just under the relevance floor, "respond" where the table writes
 "the second" instalment, a clause title opening its line, "jab" for vaccination, "my money"
 for the refund, the asker's verb ("have to pay") or a phone number's label taken for the
 topic, a phone number in another passage or just under the floor, and questions asking for a
-phone number, a name or a price answered by sentences that give none."""
+phone number, a name or a price answered by sentences that give none, and a sentence saying
+what its document is for quoted as the answer."""
 
 from __future__ import annotations
 
@@ -45,7 +48,7 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "blind_rounds"
 @pytest.fixture(scope="module")
 def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragcite]]:
     opened: dict[int, Ragcite] = {}
-    for number in (16, 17, 18, 19, 20, 21, 22, 25, 26, 27, 28, 35, 36, 37, 38, 47, 50):
+    for number in (16, 17, 18, 19, 20, 21, 22, 25, 26, 27, 28, 35, 36, 37, 38, 47, 50, 62):
         path = tmp_path_factory.mktemp(f"round{number}") / "store.db"
         rag = Ragcite.open(load_settings(store_path=path, overrides={"cache.enabled": False}))
         assert rag.ingest([DATA / f"round{number}"]).added == 3
@@ -182,6 +185,18 @@ def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragci
             38,
             "I totally forgot to pay my allotment rent and it's now mid November, am I in trouble?",
             "30 November",
+        ),
+        # "These terms apply to every owner …" says what the document is for, not when
+        (
+            62,
+            "when do I actually get paid for the weeks my caravan has been rented out?",
+            "on the 15th of the month following the stay",
+        ),
+        # the number asked for, in a contact row just under the relevance floor
+        (
+            62,
+            "who do I call to report my neighbour building something without permission?",
+            "Contact: 01629 555 748",
         ),
     ],
 )

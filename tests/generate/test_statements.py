@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragcite.generate.statements import about_its_label, is_statement
+from ragcite.generate.statements import about_its_label, about_the_document, is_statement
 from ragcite.text.words import content_stems
 
 
@@ -34,3 +34,21 @@ def test_a_bare_labelled_line_answers_only_what_its_label_names() -> None:
     assert about_its_label("Pay rises appear in the June payroll.", pay_rise)
     boxing_day = content_stems("Is the gym open on Boxing Day?")
     assert about_its_label("Christmas Day and Boxing Day: closed", boxing_day)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "question", "about"),
+    [
+        ("These terms apply to every owner of a caravan.", "When am I paid?", True),
+        ("This policy explains how to report a fault.", "How much do I get per day?", True),
+        ("This guide sets out our fares.", "How much is a single?", True),
+        ("These terms apply to every owner of a caravan.", "Do these rules apply to me?", False),
+        ("This policy covers staff and contractors.", "Are contractors covered?", False),
+        ("This fee is paid monthly.", "When am I paid?", False),
+        ("Refunds are made within 14 days.", "When am I paid?", False),
+    ],
+)
+def test_a_sentence_about_its_document_is_no_answer(
+    sentence: str, question: str, about: bool
+) -> None:
+    assert about_the_document(sentence, question) is about

@@ -49,7 +49,7 @@ from ragcite.generate.joining import (
 from ragcite.generate.lists import whole_list
 from ragcite.generate.missing_parts import not_in_documents
 from ragcite.generate.sentence_choice import WindowSentence, choice_scores, focused_row, stems
-from ragcite.generate.statements import about_its_label, claim_sentences
+from ragcite.generate.statements import about_its_label, about_the_document, claim_sentences
 from ragcite.models import DraftAnswer, DraftCitation, DraftClaim, SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.rerank.sentence_similarity import sentence_in_context
@@ -75,7 +75,10 @@ _FIT_LEEWAY = 0.03
 # A sentence giving the phone number, email or web address asked for, about what is asked
 # (`contact_fit`), counts this much above its score: "To report a breakdown, call our Claims
 # Line on 0800 046 7721" reads 0.34 against "What number do I ring to report my dishwasher
-# has broken down?" (0.15 answered no more of the rounds than 0.1).
+# has broken down?" (0.15 answered no more of the rounds than 0.1). It joins an answer whose
+# chosen sentences give no contact by the same leeway ("Planning enforcement (reporting
+# unauthorised works) — Contact: 01629 555 748" for "who do I call to report my neighbour
+# building something without permission?").
 _CONTACT_LEEWAY = 0.1
 # A sentence ranked this close to the best one is cited beside it when the choice model
 # gives it this much (the generator cannot tell which of the two answers). More is not
@@ -201,7 +204,7 @@ class ExtractiveGenerator:
         stating = states_what_is_asked(query, chosen, candidates)
         if stating is not None:
             chosen.append(stating)
-        contact = gives_the_contact(query, chosen, candidates, self.min_relevance)
+        contact = gives_the_contact(query, chosen, candidates, self.min_relevance - _CONTACT_LEEWAY)
         if contact is not None:
             chosen.append(contact)
         return chosen + carried_on(query, chosen, candidates)
@@ -234,7 +237,11 @@ class ExtractiveGenerator:
 
     def _score(self, query: str, chunks: list[SourceChunk]) -> list[Candidate]:
         asked_stems = content_stems(query)
-        found = [f for f in claim_sentences(chunks) if about_its_label(f[4], asked_stems)]
+        found = [
+            f
+            for f in claim_sentences(chunks)
+            if about_its_label(f[4], asked_stems) and not about_the_document(f[4], query)
+        ]
         if not found:
             return []
         in_context = [

@@ -39,6 +39,33 @@ _MIN_WORDS = 3
 _MIN_UNPUNCTUATED_WORDS = 10
 
 
+# A sentence about the document itself ("This policy explains how to report a fault …", "These
+# terms apply to every owner who …"): it shares the words of every question about the
+# document and answers none of them but whom or what the document applies to or covers.
+_ABOUT_THE_DOCUMENT = re.compile(
+    r"^\W*(?:this|these)\s+(?:[\w-]+\s+){0,2}?(?:policy|policies|terms|procedure|guide|"
+    r"guidance|document|handbook|agreement|conditions|rules|charter|booklet|leaflet|summary|"
+    r"letter|page|notice|statement|information)\s+(?:explains?|sets?\s+out|describes?|"
+    r"covers?|appl(?:y|ies)|tells?|gives?|outlines?|summari[sz]es?|(?:is|are)\s+for|"
+    r"provides?|contains?|includes?)\b",
+    re.IGNORECASE,
+)
+_ASKS_SCOPE = re.compile(r"\b(?:appl(?:y|ies)|cover(?:s|ed)?|scope)\b", re.IGNORECASE)
+
+
+def about_the_document(sentence: str, question: str) -> bool:
+    """Whether `sentence` only says what its document is for ("This guide explains how much
+    it costs to travel on our buses, …"), and `question` does not ask whom or what the
+    document applies to or covers: such a sentence is no claim for it.
+
+    >>> about_the_document("These terms apply to every owner of a caravan.", "When am I paid?")
+    True
+    >>> about_the_document("These terms apply to every owner of a caravan.", "Do they apply to me?")
+    False
+    """
+    return bool(_ABOUT_THE_DOCUMENT.match(sentence)) and not _ASKS_SCOPE.search(question)
+
+
 def claim_sentences(chunks: list[SourceChunk]) -> list[tuple[int, int, int, int, str]]:
     """(chunk index, position in chunk, start, end, text) of each sentence that can be a
     claim: not a heading or a label, and not an instruction to the reader ("say the warranty
