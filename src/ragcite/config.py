@@ -80,6 +80,9 @@ class GenerateSettings(_Section):
     min_sentence_relevance: float = Field(default=0.40, ge=0.0, le=1.0)
     # Further claims must score within this margin of the best sentence.
     claim_margin: float = Field(default=0.05, ge=0.0, le=1.0)
+    # The extractive generator ranks sentences by their cosine with the question moved by a
+    # learned low-rank map (`ragcite.generate.question_adapter`); false: the plain cosine.
+    question_map: bool = True
     llm: str | None = None  # "openai:gpt-4o-mini", "local:PATH.gguf", ...
     # LLM generators only: answer length, time limit, and how many top chunks they read.
     llm_max_tokens: int = Field(default=1024, ge=16, le=32_768)

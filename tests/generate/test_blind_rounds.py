@@ -1,6 +1,6 @@
-"""Blind rounds 16-22, 25-28, 35-38, 47, 50 and 62, end to end: documents written for the check by
-people who never saw the code (a tenant handbook in PDF, a library policy in DOCX, an on-call guide
-in Markdown; a dental clinic's page in HTML, a home contents policy in DOCX, warehouse
+"""Blind rounds 16-22, 25-28, 35-38, 47, 50, 61 and 62, end to end: documents written for the
+check by people who never saw the code (a tenant handbook in PDF, a library policy in DOCX, an
+on-call guide in Markdown; a dental clinic's page in HTML, a home contents policy in DOCX, warehouse
 safety rules in text; bank account terms in PDF, a food bank's volunteer handbook in
 Markdown, a council's recycling guide in DOCX; a summer camp handbook in PDF, an IT
 acceptable-use policy in Markdown, car rental terms in HTML; a hospital visitor guide in
@@ -17,10 +17,11 @@ removal terms in DOCX; a museum's visitor page in HTML, an API service level agr
 text, allotment rules in DOCX; village hall hire terms in PDF, a mobile plan's terms in
 HTML, a lone-working procedure in Markdown; a music school's terms in PDF, a water company's
 billing guide in text, a hotel's event conditions in Markdown; a cinema's membership terms in
-HTML, a letting agent's pet policy in DOCX, a cloud storage product's plans in text; a caravan
+HTML, a letting agent's pet policy in DOCX, a cloud storage product's plans in text; a dog
+daycare's terms in text, a wedding venue's terms in PDF, a data request procedure in DOCX; a caravan
 park's owner terms in Markdown, a council's planning fees guide in HTML, a sports centre's
 rules in PDF:
-tests/data/blind_rounds/), each round in its own
+eval/rounds/), each round in its own
 store, asked in the users' words. Each case failed before its fix: an exact quote from a
 low-ranked passage degraded to "no verified answer", a table row whose label or range the
 question names just under the relevance floor, "respond" where the table writes
@@ -42,16 +43,16 @@ from ragcite.config import load_settings
 from ragcite.pipeline import Ragcite
 from tests.verified_quotes import verified_claims
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "blind_rounds"
+ROUNDS = Path(__file__).resolve().parents[2] / "eval" / "rounds"
 
 
 @pytest.fixture(scope="module")
 def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragcite]]:
     opened: dict[int, Ragcite] = {}
-    for number in (16, 17, 18, 19, 20, 21, 22, 25, 26, 27, 28, 35, 36, 37, 38, 47, 50, 62):
+    for number in (16, 17, 18, 19, 20, 21, 22, 25, 26, 27, 28, 35, 36, 37, 38, 47, 50, 61, 62):
         path = tmp_path_factory.mktemp(f"round{number}") / "store.db"
         rag = Ragcite.open(load_settings(store_path=path, overrides={"cache.enabled": False}))
-        assert rag.ingest([DATA / f"round{number}"]).added == 3
+        assert rag.ingest([ROUNDS / f"r{number}" / "docs"]).added == 3
         opened[number] = rag
     yield opened
     for rag in opened.values():
@@ -115,11 +116,12 @@ def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragci
         # the best sentence ("… unless the change is requested more than 8 weeks ahead")
         # does not hold 6 weeks; the band that does is added
         (35, "If I cancel my booking about 6 weeks before the date, do I lose any money?", "50%"),
-        # a contact asked for after the asker's situation needs no word "call"
+        # a contact asked for after the asker's situation needs no word "call"; the question
+        # map picks the line for those struggling to pay over the billing line
         (
             36,
             "I'm really behind on my energy bills, what's the number to call for help?",
-            "0330 088 4120",
+            "0330 088 4133",
         ),
         # "option" shapes the question
         (
@@ -191,6 +193,14 @@ def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragci
             62,
             "when do I actually get paid for the weeks my caravan has been rented out?",
             "on the 15th of the month following the stay",
+        ),
+        # the learned question map (fitted on rounds before 55) ranks the fee that answers
+        # over the collection time the question resembles
+        (
+            61,
+            "I'm running late from work and won't get to pick up my dog until 7pm, will I be "
+            "charged?",
+            "A late collection fee of £15",
         ),
         # the number asked for, in a contact row just under the relevance floor
         (

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from ragcite.config import GenerateSettings
 from ragcite.embed.base import Embedder
 from ragcite.generate.bridge import brings_new, opens_on_introduced, points_back
 from ragcite.generate.extractive import ExtractiveGenerator
@@ -19,9 +20,12 @@ def _chunk(chunk_id: str, text: str) -> SourceChunk:
     return passage_chunk(chunk_id, text)
 
 
-def _claims(embedder: Embedder, question: str, text: str) -> list[str]:
+def _claims(
+    embedder: Embedder, question: str, text: str, *, question_map: bool = True
+) -> list[str]:
     chunk = _chunk("c_bridge0001", text)
-    draft = ExtractiveGenerator(embedder).generate(question, [chunk])
+    settings = GenerateSettings(question_map=question_map)
+    draft = ExtractiveGenerator(embedder, settings).generate(question, [chunk])
     assert draft.answerable
     for claim in draft.claims:
         assert claim.citations[0].quote in chunk.chunk_text
@@ -85,12 +89,16 @@ def test_a_who_question_gets_the_name_its_pronoun_stands_for(embedder: Embedder)
 def test_a_capitalised_first_word_is_not_a_name_the_answer_carries_on_about(
     embedder: Embedder,
 ) -> None:
+    # The bridge rule alone: with the question map on, the second sentence ranks within the
+    # neighbour margin (0.089 below the first, against 0.121 without it) and is cited as the
+    # next step, a different rule.
     claims = _claims(
         embedder,
         "Who has to approve an exception to the records policy?",
         "Any exception to this policy must be requested in writing and approved by the Data "
         "Protection Officer. Approved exceptions are recorded in the retention register and "
         "are valid for a maximum of six months.",
+        question_map=False,
     )
     assert claims == [
         "Any exception to this policy must be requested in writing and approved by the Data "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragcite.generate.extractive import gives_what_is_asked
+from ragcite.generate.missing_parts import gives_what_is_asked
 from ragcite.pipeline import Ragcite
 from ragcite.rerank.question_parts import question_parts
 

@@ -197,4 +197,44 @@ def train_sentences_command(model: Path | None, cache: Path, halueval: int, seed
     click.echo(f"wrote {path}")
 
 
+@train_group.command("question-map")
+@click.option(
+    "--rounds",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=Path("eval/rounds"),
+    show_default=True,
+    help="The blind rounds: rNN folders, each with docs/ and questions.tsv.",
+)
+@click.option("--model", type=_PATH, help="Map file to write. Default: the packaged one.")
+@click.option(
+    "--card",
+    type=_PATH,
+    default=Path("docs/models/question-map.md"),
+    show_default=True,
+    help="Model card to write (Markdown).",
+)
+@click.option(
+    "--workdir",
+    type=_PATH,
+    default=Path("/tmp/ragcite_question_map"),
+    show_default=True,
+    help="Where each round's store is kept, reused by a rerun.",
+)
+def train_question_map_command(rounds: Path, model: Path | None, card: Path, workdir: Path) -> None:
+    """Fit the extractive generator's question map on the blind rounds."""
+    from ragcite.generate.extractive import SIMILARITY_WEIGHT
+    from ragcite.train.question_map import train_question_map, write_map
+
+    workdir.mkdir(parents=True, exist_ok=True)
+    result = train_question_map(rounds, workdir, SIMILARITY_WEIGHT, progress=click.echo)
+    path = model or _packaged("ragcite.generate", "question_adapter.npz")
+    write_map(path, card, result, SIMILARITY_WEIGHT)
+    report = result["report"]
+    click.echo(
+        f"held-out rounds: top-1 {report['heldout_top1_without']:.3f} -> "
+        f"{report['heldout_top1_with']:.3f} ({report['cases']['heldout']} questions); "
+        f"wrote {path} and {card}"
+    )
+
+
 COMMANDS = [train_group]

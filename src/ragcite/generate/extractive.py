@@ -27,13 +27,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import numpy.typing as npt
 
 from ragcite.config import GenerateSettings
 from ragcite.embed.base import Embedder
 from ragcite.generate.bridge import carried_on
-from ragcite.generate.faq_answers import faq_questions, faq_relevance
+from ragcite.generate.faq_answers import Asked, faq_questions, faq_relevance
 from ragcite.generate.fits import band_bound, candidate_fit, contact_fit
-from ragcite.generate.focus import question_focus, question_proper
+from ragcite.generate.focus import question_focus
 from ragcite.generate.joining import (
     Candidate,
     closer_in_words,
@@ -47,19 +48,17 @@ from ragcite.generate.joining import (
     states_what_is_asked,
 )
 from ragcite.generate.lists import whole_list
-from ragcite.generate.missing_parts import not_in_documents
+from ragcite.generate.missing_parts import gives_what_is_asked, not_in_documents
+from ragcite.generate.question_adapter import rank_shift
 from ragcite.generate.sentence_choice import WindowSentence, choice_scores, focused_row, stems
-from ragcite.generate.statements import about_its_label, about_the_document, claim_sentences
+from ragcite.generate.statements import Statement, statements_for
 from ragcite.models import DraftAnswer, DraftCitation, DraftClaim, SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.rerank.sentence_similarity import sentence_in_context
-from ragcite.text.contacts import asked_contact, gives_contact
 from ragcite.text.labels import line_label
-from ragcite.text.prices import asks_price, states_price
 from ragcite.text.sentence_forms import one_line
 from ragcite.text.short_forms import spell_out
 from ragcite.text.table_rows import is_table_row
-from ragcite.text.words import content_stems
 
 # Near-duplicate sentences (the same rule restated in an overlapping chunk) are cited once.
 _DUPLICATE_SIMILARITY = 0.92
@@ -88,6 +87,9 @@ _CONTACT_LEEWAY = 0.1
 # not answer.
 _EXTRA_MARGIN = 0.05
 _EXTRA_CHOICE = 0.45
+# A sentence's relevance weighs its cosine with the question this much (its word coverage
+# 0.15, its chunk's composite confidence 0.2).
+SIMILARITY_WEIGHT = 0.65
 # The extractive generator reads the top chunks only: lower ones rarely hold the answer.
 EXTRACTIVE_MAX_CHUNKS = 5
 
@@ -104,7 +106,8 @@ class ExtractiveGenerator:
         *,
         max_chunks: int = EXTRACTIVE_MAX_CHUNKS,
     ) -> None:
-        """`settings` gives `max_claims`, `min_sentence_relevance` and `claim_margin`."""
+        """`settings` gives `max_claims`, `min_sentence_relevance`, `claim_margin` and
+        `question_map`."""
         settings = settings or GenerateSettings()
         if max_chunks < 1:
             raise ValueError(f"max_chunks must be > 0, but got {max_chunks}")
@@ -113,6 +116,7 @@ class ExtractiveGenerator:
         self.min_relevance = settings.min_sentence_relevance
         self.max_chunks = max_chunks
         self.relative_margin = settings.claim_margin
+        self.question_map = settings.question_map
 
     def generate(
         self, query: str, chunks: list[SourceChunk], *, violations: list[str] | None = None
@@ -142,6 +146,13 @@ class ExtractiveGenerator:
         return DraftAnswer(
             answer_text=answer_text, claims=claims, answerable=True, model_id=self.model_id
         )
+
+    def candidates(self, query: str, chunks: list[SourceChunk]) -> tuple[str, list[Candidate]]:
+        """The question in the passages' words and its scored candidate sentences over the
+        window of `chunks` (what `ragcite train question-map` learns from)."""
+        window = chunks[: self.max_chunks]
+        query = _spelled_out(query, window)
+        return query, self._score(query, window)
 
     def best_relevance(self, query: str, chunks: list[SourceChunk]) -> float:
         """The best sentence score over `chunks` (what `answerable` is decided on)."""
@@ -236,12 +247,7 @@ class ExtractiveGenerator:
         ]
 
     def _score(self, query: str, chunks: list[SourceChunk]) -> list[Candidate]:
-        asked_stems = content_stems(query)
-        found = [
-            f
-            for f in claim_sentences(chunks)
-            if about_its_label(f[4], asked_stems) and not about_the_document(f[4], query)
-        ]
+        found = statements_for(query, chunks)
         if not found:
             return []
         in_context = [
@@ -250,10 +256,7 @@ class ExtractiveGenerator:
         ]
         asked = faq_questions(chunks, [(i, position) for i, position, *_ in found])
         semantic = faq_relevance(query, in_context, asked, self.embedder)
-        query_words = stems(query)
-        heading_words = {i: stems(chunks[i].section_heading or "") for i in {f[0] for f in found}}
         own = [stems(text) for *_, text in found]
-        asked_words = [stems(q.text) if q is not None else set() for q in asked]
         window = [
             WindowSentence(text, chunks[i].section_heading or "", float(sem), i, position)
             for (i, position, _, _, text), sem in zip(found, semantic, strict=True)
@@ -263,14 +266,16 @@ class ExtractiveGenerator:
             for w, q in zip(own, asked, strict=True)
         ]
         choice = choice_scores(query, window, own=labelled)
+        coverage = _coverage(query, chunks, found, own, asked)
         out = []
-        for (index, position, start, _end, text), context, sem, sentence_words, faq, p, q in zip(
-            found, in_context, semantic, own, asked_words, choice, asked, strict=True
-        ):
+        for (index, position, start, _, text), context, sem, covered, p, q, shift in zip(
+            found, in_context, semantic, coverage, choice, asked, self._shifts(query, in_context),
+            strict=True,
+        ):  # fmt: skip
             chunk = chunks[index]
-            chunk_words = sentence_words | heading_words[index] | faq
-            coverage = len(query_words & chunk_words) / len(query_words) if query_words else 0.0
-            score = 0.65 * float(sem) + 0.15 * coverage + 0.2 * chunk.composite_confidence
+            score = (
+                SIMILARITY_WEIGHT * float(sem) + 0.15 * covered + 0.2 * chunk.composite_confidence
+            )
             fit, other_case = candidate_fit(text, query, is_row=is_table_row(text))
             around = f"{chunk.section_heading or ''} {line_label(text)}"
             out.append(
@@ -288,9 +293,36 @@ class ExtractiveGenerator:
                     label=q.text if q is not None and q.is_label else "",
                     contact=bool(contact_fit(text, query, around)),
                     other_case=other_case,
+                    shift=float(shift),
                 )
             )
         return tightest_bands(out)
+
+    def _shifts(self, query: str, in_context: list[str]) -> npt.NDArray[np.float32]:
+        """Each sentence's rank shift under the learned question map (none when it is off)."""
+        if not self.question_map:
+            return np.zeros(len(in_context), dtype=np.float32)
+        return rank_shift(self.embedder.embed([query])[0], self.embedder.embed(in_context))
+
+
+def _coverage(
+    query: str,
+    chunks: list[SourceChunk],
+    found: list[Statement],
+    own: list[set[str]],
+    asked: list[Asked | None],
+) -> list[float]:
+    """The share of the question's words each sentence holds with its heading and the FAQ
+    question it answers."""
+    query_words = stems(query)
+    if not query_words:
+        return [0.0] * len(found)
+    heading_words = {i: stems(chunks[i].section_heading or "") for i in {f[0] for f in found}}
+    return [
+        len(query_words & (words | heading_words[f[0]] | (stems(q.text) if q else set())))
+        / len(query_words)
+        for f, words, q in zip(found, own, asked, strict=True)
+    ]
 
 
 def tightest_bands(candidates: list[Candidate]) -> list[Candidate]:
@@ -323,20 +355,6 @@ def _relevance(candidates: list[Candidate]) -> float:
     """The best score, a sentence the question singles out (`Candidate.fit`,
     `Candidate.contact`) counting its `leeway` more (0 without candidates)."""
     return max((c.score + leeway(c) for c in candidates), default=0.0)
-
-
-def gives_what_is_asked(question: str, sentence: str) -> bool:
-    """Whether `sentence` gives the price or the contact `question` asks for (True when it
-    asks for neither).
-
-    >>> gives_what_is_asked("how much does it cost", "Monitors are replaced every 5 years.")
-    False
-    """
-    asked = question_proper(question)
-    if asks_price(asked) and not states_price(sentence):
-        return False
-    contact = asked_contact(asked)
-    return contact is None or gives_contact(contact, sentence)
 
 
 def _spelled_out(query: str, chunks: list[SourceChunk]) -> str:

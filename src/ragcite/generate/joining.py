@@ -115,6 +115,7 @@ class Candidate:
     label: str = ""  # the labelled sentence opening its line, if it follows one
     contact: bool = False  # gives the contact the question asks for (`contact_fit`)
     other_case: bool = False  # a table row whose label the question negates (`label_negated`)
+    shift: float = 0.0  # its rank's move by the learned question map (`question_adapter`)
 
 
 def leans_on(sentence: Candidate, previous: Candidate, focus: str, top: float) -> bool:
@@ -285,7 +286,7 @@ def rank(candidate: Candidate) -> float:
     """Relevance plus a share of the choice probability, a table row's fit and the contact
     asked for."""
     fit = candidate.fit + candidate.contact - candidate.other_case
-    return candidate.score + _CHOICE_WEIGHT * candidate.choice + _ROW_FIT * fit
+    return candidate.score + candidate.shift + _CHOICE_WEIGHT * candidate.choice + _ROW_FIT * fit
 
 
 def states_what_is_asked(

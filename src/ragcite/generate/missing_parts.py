@@ -13,6 +13,10 @@ from __future__ import annotations
 
 import re
 
+from ragcite.generate.focus import question_proper
+from ragcite.text.contacts import asked_contact, gives_contact
+from ragcite.text.prices import asks_price, states_price
+
 _WH = r"how\s+(?:long|much|many|often|far|soon)|how|what|when|where|who|whom|whose|which|why"
 # "how much are meals reimbursed" -> wh "how much", auxiliary "are", rest "meals reimbursed".
 _WH_QUESTION = re.compile(
@@ -75,3 +79,17 @@ def _indirect(part: str) -> str:
     if yes_no:
         return f"whether {_statement_order(yes_no['rest'], yes_no['aux'])}"
     return text[0].lower() + text[1:]
+
+
+def gives_what_is_asked(question: str, sentence: str) -> bool:
+    """Whether `sentence` gives the price or the contact `question` asks for (True when it
+    asks for neither).
+
+    >>> gives_what_is_asked("how much does it cost", "Monitors are replaced every 5 years.")
+    False
+    """
+    asked = question_proper(question)
+    if asks_price(asked) and not states_price(sentence):
+        return False
+    contact = asked_contact(asked)
+    return contact is None or gives_contact(contact, sentence)

@@ -120,3 +120,17 @@ def is_statement(sentence: str, heading: str | None) -> bool:
     if _ends_sentence(sentence):
         return count >= _MIN_WORDS
     return count >= _MIN_UNPUNCTUATED_WORDS or bool(label_of(sentence))
+
+
+Statement = tuple[int, int, int, int, str]
+
+
+def statements_for(query: str, chunks: list[SourceChunk]) -> list[Statement]:
+    """The window's sentences that can answer `query` (`claim_sentences`): not a bare label
+    about something else, nor a sentence about the document itself."""
+    asked_stems = content_stems(query)
+    return [
+        f
+        for f in claim_sentences(chunks)
+        if about_its_label(f[4], asked_stems) and not about_the_document(f[4], query)
+    ]
