@@ -39,3 +39,5 @@ def test_questions_asking_a_price() -> None:
     assert asks_price("Is there a fee if I drop the car off at a different branch?")
     assert asks_price("how much a night roughly?")
     assert not asks_price("How many days of leave do I get?")
+    assert asks_price("what's the pay as you go price for a single session?")
+    assert not asks_price("what's the deadline for the price review?")

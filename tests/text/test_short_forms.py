@@ -140,6 +140,27 @@ def test_everyday_shortenings_of_care_and_leave_are_read_in_full() -> None:
             "The Free plan includes 1,000 requests.",
             "What's on the free plan?",
         ),
+        (
+            "Can I object to next door's extension?",
+            "Your neighbour is told of every application.",
+            "Can I object to neighbour's extension?",
+        ),
+        (
+            "Is it ready at the chemist?",
+            "Collect it from the pharmacy.",
+            "Is it ready at the pharmacy?",
+        ),
+        (
+            "Can I pause my gym membership?",
+            "The fitness suite opens at 7am.",
+            "Can I pause my fitness suite membership?",
+        ),
+        (
+            "How much is the 10 day bundle?",
+            "10-day pack — Price: £295",
+            "How much is the 10 day pack?",
+        ),
+        ("Do I bring my tablets?", "Bring all medicines you take.", "Do I bring my medicines?"),
     ],
 )
 def test_everyday_words_are_read_in_the_passages_words(

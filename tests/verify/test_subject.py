@@ -138,6 +138,10 @@ def test_a_relative_is_the_kind_of_relative_the_passage_names(embedder: CachedEm
         missing_subject("How can I get a message to my son?", quotes, [quotes[0][1]], embedder)
         == []
     )
+    guests = "Guests under 16 must be a child of the member or come with a parent."
+    quotes = [(guests, _chunk(guests))]
+    asked = "Can I bring my 15 year old nephew as a guest?"
+    assert missing_subject(asked, quotes, [quotes[0][1]], embedder) == []
     paint = "You may repaint walls in a neutral colour with our written permission."
     quotes = [(paint, _chunk(paint))]
     asked = "Does the wall have to be a particular colour?"

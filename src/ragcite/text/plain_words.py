@@ -36,6 +36,11 @@ telly = television, TV
 yearly = annual
 penalty = charge, fee
 tier = plan, level, band
+next door = neighbour, neighbor, neighbours, neighbouring
+chemist = pharmacy
+gym = fitness suite, fitness centre, fitness center, fitness
+bundle = pack, package
+tablet = medicine, medication
 """
 
 

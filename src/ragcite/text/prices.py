@@ -22,16 +22,17 @@ import re
 PRICE_WORDS = frozenset("price prices cost costs charge charges fee fees rate rates tariff".split())
 NO_CHARGE = r"no\s+(?:extra\s+)?(?:charge|cost|fee)|at\s+no\s+(?:extra\s+)?cost"
 # A question asking what something costs ("How much does Premium membership cost a month?",
-# "What's the fee for a replacement card?", "How much is the permit?", "Is there a fee if I
-# drop the car off at another branch?"), and a price a sentence may state: an amount of
-# money, a percentage, or that it is free or included.
+# "What's the fee for a replacement card?", "What's the pay as you go price?", "How much is
+# the permit?", "Is there a fee if I drop the car off at another branch?"), and a price a
+# sentence may state: an amount of money, a percentage, or that it is free or included.
 _PRICE_ASKED = re.compile(
     r"\bhow\s+much\s+(?:does|do|did|will|would)\b.*\b(?:cost|charge)\b|"
     r"^\s*(?:is|are)\s+there\s+(?:a|an|any)\s+(?:[\w-]+\s+){0,2}?"
     r"(?:fee|charge|cost|price|discount)s?\b|"
     r"\bhow\s+much\s+(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,2}?"
     r"(?:fee|fees|charge|charges|price|cost|subscription|membership|permit|pass|ticket)s?\b|"
-    r"\bwhat(?:\s+is|['’]s|s)\s+the\s+(?:[\w-]+\s+)?(?:price|fee|cost|charge)\b|"
+    r"\bwhat(?:\s+is|['’]s|s)\s+the\s+(?:(?!(?:for|of|to|on|in|at|with)\b)[\w-]+\s+){0,4}?"
+    r"(?:price|fee|cost|charge)\b|"
     r"\bhow\s+much\s+(?:extra|more)\b(?!\s+(?:time|days?|weeks?|data|storage|space|leave|"
     r"holidays?|notice|people|guests|items))|"
     r"\bhow\s+much\s+(?:a|an|per|each)\s+(?:month|year|week|day|night|hour|session|class|"

@@ -70,6 +70,12 @@ _KIN = {
     **dict.fromkeys("mum mom mother dad father".split(), ("parent", "parents")),
     **dict.fromkeys("brother brothers sister sisters".split(), ("sibling", "child", "children")),
     **dict.fromkeys("nan nana gran granny grandma grandad grandpa".split(), ("grandparent",)),
+    **dict.fromkeys(
+        "nephew nephews niece nieces grandson granddaughter grandchild grandkid stepson "
+        "stepdaughter".split(),
+        ("child", "children", "relative", "family"),
+    ),
+    **dict.fromkeys("aunt auntie uncle cousin".split(), ("relative", "family")),
 }
 _MIN_PREFIX = 4
 
