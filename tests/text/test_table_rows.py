@@ -60,3 +60,16 @@ def test_a_row_focused_on_one_column_is_one_of_its_single_cell_rows() -> None:
     for question in ("How many users does Team allow?", "What storage does Team get?"):
         assert focused_row(row, question) in single_cell_rows(row)
     assert single_cell_rows("Team — Users: 25") == []
+
+
+def test_a_row_focused_on_its_column_keeps_the_cells_that_name_what_the_question_does() -> None:
+    """ "a picker job" is in the row's roles, not its label: the roles stay beside the bonus."""
+    row = (
+        "Band 1 — Typical roles: Warehouse operatives, pickers and packers; Referral bonus: £250; "
+        "Paid after: 12 weeks"
+    )
+    question = "I put a mate forward for a picker job, how much referral bonus will I get?"
+    assert focused_row(row, question) == (
+        "Band 1 — Typical roles: Warehouse operatives, pickers and packers; Referral bonus: £250"
+    )
+    assert focused_row(row, "What referral bonus would I get?") == "Band 1 — Referral bonus: £250"

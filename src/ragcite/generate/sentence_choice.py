@@ -74,8 +74,10 @@ def stems(text: str) -> set[str]:
 
 
 def focused_row(row: str, question: str) -> str:
-    """A table row cut to its label and the cells whose header the question names, for
-    comparing with the question ("Team — Users: 25" for "How many users does Team get?").
+    """A table row cut to its label, the cells whose header the question names and the cells
+    whose value holds one of its words, for comparing with the question ("Team — Users: 25"
+    for "How many users does Team get?"; the roles beside the bonus for "how much referral
+    bonus for a picker job?", where the roles name the row, not its label).
 
     >>> focused_row("Team — Storage: 100 GB; Users: 25", "How many users does Team allow?")
     'Team — Users: 25'
@@ -83,7 +85,11 @@ def focused_row(row: str, question: str) -> str:
     label, cells = row_cells(row)
     query = stems(question)
     named = [c for c in cells if query & stems(c.partition(":")[0])]
-    return label + LABEL_SEPARATOR + CELL_SEPARATOR.join(named) if named else row
+    if not named:
+        return row
+    naming = [c for c in cells if c not in named and query & stems(c.partition(":")[2])]
+    kept = [c for c in cells if c in named or c in naming]
+    return label + LABEL_SEPARATOR + CELL_SEPARATOR.join(kept)
 
 
 # A name or a number: what a who / which / what question usually wants and lacks.
