@@ -202,6 +202,12 @@ def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragci
             "charged?",
             "A late collection fee of £15",
         ),
+        # asked at night: the out-of-hours line, not reception's
+        (
+            62,
+            "there's water pouring out under our caravan and it's 11pm, what number do I ring?",
+            "Emergency out-of-hours (security) — Contact: 07700 900 481",
+        ),
         # the number asked for, in a contact row just under the relevance floor
         (
             62,

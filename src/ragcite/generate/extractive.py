@@ -215,7 +215,13 @@ class ExtractiveGenerator:
         stating = states_what_is_asked(query, chosen, candidates)
         if stating is not None:
             chosen.append(stating)
-        contact = gives_the_contact(query, chosen, candidates, self.min_relevance - _CONTACT_LEEWAY)
+        contact = gives_the_contact(
+            query,
+            chosen,
+            candidates,
+            self.min_relevance,
+            lambda c: _CONTACT_LEEWAY * max(c.contact, 1),
+        )
         if contact is not None:
             chosen.append(contact)
         return chosen + carried_on(query, chosen, candidates)
@@ -291,7 +297,7 @@ class ExtractiveGenerator:
                     float(p),
                     asks=q.text if q is not None and q.is_question else "",
                     label=q.text if q is not None and q.is_label else "",
-                    contact=bool(contact_fit(text, query, around)),
+                    contact=contact_fit(text, query, around),
                     other_case=other_case,
                     shift=float(shift),
                 )
@@ -347,7 +353,7 @@ def leeway(candidate: Candidate) -> float:
     """How far below the relevance floor `candidate` still counts (`_FIT_LEEWAY`,
     `_CONTACT_LEEWAY`)."""
     if candidate.contact:
-        return _CONTACT_LEEWAY
+        return _CONTACT_LEEWAY * candidate.contact
     return _FIT_LEEWAY if candidate.fit else 0.0
 
 

@@ -10,6 +10,7 @@ passage, and a more relevant sentence holding the question word the chosen ones 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ragcite.generate.bridge import PRONOUNS, points_back
@@ -113,7 +114,7 @@ class Candidate:
     choice: float = 0.0  # probability that it holds the answer: decides which sentence
     asks: str = ""  # the FAQ question it answers, if any (not a list's lead-in)
     label: str = ""  # the labelled sentence opening its line, if it follows one
-    contact: bool = False  # gives the contact the question asks for (`contact_fit`)
+    contact: int = 0  # gives the contact the question asks for (`contact_fit`: 0, 1 or 2)
     other_case: bool = False  # a table row whose label the question negates (`label_negated`)
     shift: float = 0.0  # its rank's move by the learned question map (`question_adapter`)
 
@@ -308,16 +309,20 @@ def states_what_is_asked(
 
 
 def gives_the_contact(
-    query: str, chosen: list[Candidate], candidates: list[Candidate], floor: float
+    query: str,
+    chosen: list[Candidate],
+    candidates: list[Candidate],
+    floor: float,
+    allowance: Callable[[Candidate], float],
 ) -> Candidate | None:
     """For a question asking for a phone number, an email or a web address that no chosen
-    sentence gives, the best relevant (`floor`) sentence that gives it and is about what is
-    asked: in any passage, it or its heading or label shares a word of the question beyond
-    the contact's ("number", "phone": `Candidate.contact`); in the best one's passage, it
-    may also be a bare contact line right after a chosen
-    sentence ("Phone: 01632 960 418" after "PALS is open from 09:00 to 16:30" for "What
-    number do I ring for PALS?"; not "IT Service Desk: 0161 496 0725" for the data
-    protection officer's number)."""
+    sentence gives, the best relevant sentence (its score and `allowance` reach `floor`) that
+    gives it and is about what is asked: in any passage, it or its heading or label shares a
+    word of the question beyond the contact's ("number", "phone"), or it is the out-of-hours
+    line for a question asked at night (`Candidate.contact`); in the best one's passage, it
+    may also be a bare contact line right after a chosen sentence ("Phone: 01632 960 418"
+    after "PALS is open from 09:00 to 16:30" for "What number do I ring for PALS?"; not "IT
+    Service Desk: 0161 496 0725" for the data protection officer's number)."""
     kind = wanted_contact(question_proper(query))
     if kind is None or any(gives_contact(kind, c.text) for c in chosen):
         return None
@@ -329,7 +334,7 @@ def gives_the_contact(
     giving = [
         c
         for c in candidates
-        if c.score >= floor
+        if c.score + allowance(c) >= floor
         and gives_contact(kind, c.text)
         and (c.contact or (c.chunk_id == chosen[0].chunk_id and follows(c)))
     ]
