@@ -3,6 +3,7 @@ models (needs the `[train]` extra: scikit-learn)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
@@ -15,6 +16,24 @@ def _packaged(package: str, name: str) -> Path:
     return Path(str(resources.files(package).joinpath(f"assets/{name}")))
 
 
+def _model_and_card(card: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """The `--model` and `--card` options of a command that writes a model and its card."""
+
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        command = click.option(
+            "--card",
+            type=_PATH,
+            default=Path(card),
+            show_default=True,
+            help="Model card to write (Markdown).",
+        )(command)
+        return click.option(
+            "--model", type=_PATH, help="Model file to write. Default: the packaged one."
+        )(command)
+
+    return decorate
+
+
 @click.group("train")
 def train_group() -> None:
     """Rebuild the shipped learned models from the shared data sets (needs scikit-learn:
@@ -22,14 +41,7 @@ def train_group() -> None:
 
 
 @train_group.command("support")
-@click.option("--model", type=_PATH, help="Model file to write. Default: the packaged one.")
-@click.option(
-    "--card",
-    type=_PATH,
-    default=Path("docs/models/support-checker.md"),
-    show_default=True,
-    help="Model card to write (Markdown).",
-)
+@_model_and_card("docs/models/support-checker.md")
 @click.option("--report", type=_PATH, help="Also write the whole training report as JSON.")
 @click.option(
     "--cache",
@@ -92,14 +104,7 @@ def train_support_command(
 
 
 @train_group.command("rerank")
-@click.option("--model", type=_PATH, help="Model file to write. Default: the packaged one.")
-@click.option(
-    "--card",
-    type=_PATH,
-    default=Path("docs/models/reranker.md"),
-    show_default=True,
-    help="Model card to write (Markdown).",
-)
+@_model_and_card("docs/models/reranker.md")
 @click.option(
     "--cache",
     type=_PATH,
@@ -205,14 +210,7 @@ def train_sentences_command(model: Path | None, cache: Path, halueval: int, seed
     show_default=True,
     help="The blind rounds: rNN folders, each with docs/ and questions.tsv.",
 )
-@click.option("--model", type=_PATH, help="Map file to write. Default: the packaged one.")
-@click.option(
-    "--card",
-    type=_PATH,
-    default=Path("docs/models/question-map.md"),
-    show_default=True,
-    help="Model card to write (Markdown).",
-)
+@_model_and_card("docs/models/question-map.md")
 @click.option(
     "--workdir",
     type=_PATH,
