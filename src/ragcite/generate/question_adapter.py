@@ -25,7 +25,7 @@ import numpy.typing as npt
 from ragcite.errors import ModelError
 
 ASSET = "question_adapter.npz"
-RETRAIN = "python bench/question_adapter.py --write"
+RETRAIN = "ragcite train question-map"
 Vector = npt.NDArray[np.float32]
 
 

@@ -14,8 +14,9 @@ Rounds are split by number: those before 47 train, 47-54 choose the L2 strength,
 later are held out and reported; the shipped map is refitted on train and choice rounds.
 
     $ ragcite train question-map --rounds eval/rounds
-    held-out rounds 55-62: top-1 0.591 -> 0.627 (252 questions)
-    wrote src/ragcite/generate/assets/question_adapter.npz and docs/models/question-map.md
+    …
+    held-out rounds: top-1 0.591 -> 0.619 (252 questions); wrote …/question_adapter.npz and
+    docs/models/question-map.md
 """
 
 from __future__ import annotations
