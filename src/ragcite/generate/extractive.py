@@ -32,7 +32,7 @@ import numpy.typing as npt
 from ragcite.config import GenerateSettings
 from ragcite.embed.base import Embedder
 from ragcite.generate.bridge import carried_on
-from ragcite.generate.faq_answers import Asked, faq_questions, faq_relevance
+from ragcite.generate.faq_answers import Asked, Relevance, faq_questions, faq_relevance
 from ragcite.generate.fits import band_bound, candidate_fit, contact_fit
 from ragcite.generate.focus import question_focus
 from ragcite.generate.joining import (
@@ -261,7 +261,8 @@ class ExtractiveGenerator:
             for i, _, _, _, text in found
         ]
         asked = faq_questions(chunks, [(i, position) for i, position, *_ in found])
-        semantic = faq_relevance(query, in_context, asked, self.embedder)
+        relevance = faq_relevance(query, in_context, asked, self.embedder)
+        semantic = relevance.semantic
         own = [stems(text) for *_, text in found]
         window = [
             WindowSentence(text, chunks[i].section_heading or "", float(sem), i, position)
@@ -275,7 +276,7 @@ class ExtractiveGenerator:
         coverage = _coverage(query, chunks, found, own, asked)
         out = []
         for (index, position, start, _, text), context, sem, covered, p, q, shift in zip(
-            found, in_context, semantic, coverage, choice, asked, self._shifts(query, in_context),
+            found, in_context, semantic, coverage, choice, asked, self._shifts(relevance),
             strict=True,
         ):  # fmt: skip
             chunk = chunks[index]
@@ -304,11 +305,11 @@ class ExtractiveGenerator:
             )
         return tightest_bands(out)
 
-    def _shifts(self, query: str, in_context: list[str]) -> npt.NDArray[np.float32]:
+    def _shifts(self, relevance: Relevance) -> npt.NDArray[np.float32]:
         """Each sentence's rank shift under the learned question map (none when it is off)."""
         if not self.question_map:
-            return np.zeros(len(in_context), dtype=np.float32)
-        return rank_shift(self.embedder.embed([query])[0], self.embedder.embed(in_context))
+            return np.zeros(len(relevance.sentences), dtype=np.float32)
+        return rank_shift(relevance.question, relevance.sentences)
 
 
 def _coverage(

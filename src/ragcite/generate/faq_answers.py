@@ -11,7 +11,7 @@ day:" over "- Sign the employment contract."). The question's or the lead-in's v
 stored at ingest with the chunk's other sentences.
 
     >>> asked = faq_questions(chunks, [(0, 2)])        # doctest: +SKIP
-    >>> faq_relevance(query, [form], asked, embedder)  # doctest: +SKIP
+    >>> faq_relevance(query, [form], asked, embedder).semantic  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -84,20 +85,30 @@ def _chunk_questions(text: str, heading: str | None) -> tuple[Asked | None, ...]
     return tuple(out)
 
 
+class Relevance(NamedTuple):
+    """Each sentence's cosine with the question (`faq_relevance`), and the vectors it was
+    computed from, for the generator's other uses of them."""
+
+    semantic: npt.NDArray[np.float32]
+    question: npt.NDArray[np.float32]
+    sentences: npt.NDArray[np.float32]
+
+
 def faq_relevance(
     query: str, in_context: Sequence[str], asked: Sequence[Asked | None], embedder: Embedder
-) -> npt.NDArray[np.float32]:
+) -> Relevance:
     """Each sentence's cosine with `query` (`in_context`: the sentences' embedded forms),
     raised to its FAQ question's where that is higher."""
     questions = list(dict.fromkeys(q.in_context for q in asked if q is not None))
     vectors = embedder.embed([query, *in_context, *questions])
-    semantic: npt.NDArray[np.float32] = vectors[1 : 1 + len(in_context)] @ vectors[0]
+    question, sentences = vectors[0], vectors[1 : 1 + len(in_context)]
+    semantic: npt.NDArray[np.float32] = sentences @ question
     if not questions:
-        return semantic
-    of_question = vectors[1 + len(in_context) :] @ vectors[0]
+        return Relevance(semantic, question, sentences)
+    of_question = vectors[1 + len(in_context) :] @ question
     by_question = dict(zip(questions, of_question.tolist(), strict=True))
     raised = [
         sem if q is None else max(sem, by_question[q.in_context])
         for sem, q in zip(semantic.tolist(), asked, strict=True)
     ]
-    return np.asarray(raised, dtype=np.float32)
+    return Relevance(np.asarray(raised, dtype=np.float32), question, sentences)
