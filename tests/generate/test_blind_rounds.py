@@ -49,7 +49,8 @@ ROUNDS = Path(__file__).resolve().parents[2] / "eval" / "rounds"
 @pytest.fixture(scope="module")
 def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragcite]]:
     opened: dict[int, Ragcite] = {}
-    for number in (16, 17, 18, 19, 20, 21, 22, 25, 26, 27, 28, 35, 36, 37, 38, 47, 50, 61, 62):
+    numbers = (16, 17, 18, 19, 20, 21, 22, 25, 26, 27, 28, 35, 36, 37, 38, 47, 50, 61, 62, 63, 64)
+    for number in numbers:
         path = tmp_path_factory.mktemp(f"round{number}") / "store.db"
         rag = Ragcite.open(load_settings(store_path=path, overrides={"cache.enabled": False}))
         assert rag.ingest([ROUNDS / f"r{number}" / "docs"]).added == 3
@@ -208,6 +209,25 @@ def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragci
             "there's water pouring out under our caravan and it's 11pm, what number do I ring?",
             "Emergency out-of-hours (security) — Contact: 07700 900 481",
         ),
+        # locked out in the evening: the key holder's line, well under the relevance floor
+        (
+            64,
+            "I'm doing an evening shoot and got locked out of the studio - who do I ring?",
+            "Out-of-hours key holder",
+        ),
+        (
+            64,
+            "It's the middle of the night at the weekend and I've got no food and no money at "
+            "all. Is there anyone at the uni I can ring?",
+            "01632 960 999",
+        ),
+        # the question proper names nothing: the situation is what it is about ("dad")
+        (
+            63,
+            "I need to cancel dad's carer for tomorrow morning, it's only about 20 hours away "
+            "now. Will we still get charged for it?",
+            "the full charge for the visit applies",
+        ),
         # the number asked for, in a contact row just under the relevance floor
         (
             62,
@@ -240,6 +260,8 @@ def test_the_answer_is_quoted(
         (20, "how much does the bedside TV cost per day?", "state no price"),
         (19, "is there a fee if I drop the car off at a different branch?", "state no price"),
         (19, "is there a discount at camp if I book all eight weeks?", "state no price"),
+        # the map's pick, the PE polo shirt's price, is less relevant than the shorts' line
+        (36, "how much do the navy PE shorts cost from Pennant Schoolwear?", "state no price"),
         (
             22,
             "what's the name of the person who is the Data Protection Lead?",

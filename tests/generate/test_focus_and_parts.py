@@ -7,16 +7,18 @@ import pytest
 
 from ragcite.generate.extractive import tightest_bands
 from ragcite.generate.fits import (
+    OUT_OF_HOURS_FIT,
     band_bound,
     candidate_fit,
     cell_fit,
+    contact_fit,
     label_fit,
     label_negated,
     range_fit,
     row_fit,
 )
 from ragcite.generate.focus import focus_match, leading_statement, question_focus, question_proper
-from ragcite.generate.joining import Candidate
+from ragcite.generate.joining import Candidate, price_kept_honest, rank
 from ragcite.generate.missing_parts import not_in_documents
 from ragcite.generate.sentence_choice import FEATURES, WindowSentence, choice_features, stems
 
@@ -256,3 +258,35 @@ def test_the_askers_situation_is_cut_off_the_question_proper() -> None:
     flying = "I'm flying to New York for work, about 7 hours - am I allowed premium economy?"
     assert leading_statement(flying) == "I'm flying to New York for work, about 7 hours - "
     assert question_proper("How much is a class?") == "How much is a class?"
+
+
+def test_an_emergency_asks_for_the_out_of_hours_line() -> None:
+    """Locked out, or asked at night: the key holder's line fits twice; the office's line
+    about what is asked once."""
+    locked = "I'm doing an evening shoot and got locked out of the studio - who do I ring?"
+    key_holder = "Out-of-hours key holder — Contact: 07700 900 318"
+    assert contact_fit(key_holder, locked) == OUT_OF_HOURS_FIT
+    office = "Studio bookings — Contact: 0113 496 0732"
+    assert contact_fit(office, "Who do I ring about studio bookings?") == 1
+    assert contact_fit(key_holder, "Who do I ring about studio bookings?") == 0
+
+
+def _candidate(text: str, score: float, shift: float, position: int) -> Candidate:
+    return Candidate(0, position, position * 100, text, text, "c1", score, shift=shift)
+
+
+def test_the_question_map_does_not_answer_a_price_with_a_less_relevant_price() -> None:
+    """The sentence naming the shorts gives no price; the map's pick, the polo shirt's row,
+    gives one but is less relevant: the map's order is dropped, so the price check declines.
+    Within the slack, or when the map's pick is as relevant, its order stands."""
+    shorts = _candidate("Students must bring navy shorts to every PE lesson.", 0.60, -0.02, 0)
+    polo = _candidate("PE polo shirt — Price: £14.00; Notes: Crested, navy", 0.56, 0.06, 1)
+    asked = "how much do the navy PE shorts cost?"
+    assert max([shorts, polo], key=rank) is polo
+    kept = price_kept_honest(asked, [shorts, polo])
+    assert max(kept, key=rank).text == shorts.text
+    assert all(c.shift == 0.0 for c in kept)
+    as_relevant = _candidate(polo.text, 0.595, 0.06, 1)
+    assert price_kept_honest(asked, [shorts, as_relevant]) == [shorts, as_relevant]
+    not_a_price = "what do the navy PE shorts look like?"
+    assert price_kept_honest(not_a_price, [shorts, polo]) == [shorts, polo]

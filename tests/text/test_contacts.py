@@ -72,3 +72,6 @@ def test_who_do_i_ring_wants_a_phone_number_but_asks_for_none() -> None:
     assert asked_contact("Who do I ring if the chain snaps?") is None
     assert wanted_contact("What's the website?") == "a web address"
     assert wanted_contact("Who do I email about my bill?") == "an email address"
+    assert wanted_contact("Is there anyone at the uni I can ring?") == "a phone number"
+    assert wanted_contact("Is there someone we could call tonight?") == "a phone number"
+    assert wanted_contact("Is there anyone who can help me with the form?") is None

@@ -130,6 +130,29 @@ def test_the_askers_situation_before_the_question_is_not_asked_for(
     assert "parking" in missing_subject(unrelated, quotes, [quotes[0][1]], embedder)
 
 
+def test_a_question_proper_naming_nothing_is_about_the_askers_situation(
+    embedder: CachedEmbedder,
+) -> None:
+    """ "I need to cancel dad's carer … Will we still get charged for it?": the question proper
+    names nothing, so one situation word the passage holds ("cancel") will do; a situation
+    none of whose words the passages hold is still missing."""
+    text = "Cancelling with less than 24 hours' notice: the full charge for the visit applies."
+    quotes = [(text, _chunk(text))]
+    asked = (
+        "I need to cancel dad's carer for tomorrow morning, it's only 20 hours away now. "
+        "Will we still get charged for it?"
+    )
+    assert missing_subject(asked, quotes, [quotes[0][1]], embedder) == []
+    unrelated = "My horse looks like he's got colic. Will we still get charged for it?"
+    assert missing_subject(unrelated, quotes, [quotes[0][1]], embedder) != []
+
+
+def test_a_casual_word_for_a_person_is_no_topic() -> None:
+    asked = "the repairs guy never showed up for my appointment, do I get anything?"
+    assert "guy" not in topic_words(asked)
+    assert "appointment" in topic_words(asked)
+
+
 def test_a_relative_is_the_kind_of_relative_the_passage_names(embedder: CachedEmbedder) -> None:
     """ "my son" is the letter's "your child"; "a particular colour" asks for any colour."""
     text = "Phone the school office, who will pass messages on to your child."

@@ -33,7 +33,7 @@ from ragcite.config import GenerateSettings
 from ragcite.embed.base import Embedder
 from ragcite.generate.bridge import carried_on
 from ragcite.generate.faq_answers import Asked, Relevance, faq_questions, faq_relevance
-from ragcite.generate.fits import band_bound, candidate_fit, contact_fit
+from ragcite.generate.fits import OUT_OF_HOURS_FIT, band_bound, candidate_fit, contact_fit
 from ragcite.generate.focus import question_focus
 from ragcite.generate.joining import (
     Candidate,
@@ -44,6 +44,7 @@ from ragcite.generate.joining import (
     leans_on,
     next_step,
     other_chunk,
+    price_kept_honest,
     rank,
     states_what_is_asked,
 )
@@ -79,6 +80,7 @@ _FIT_LEEWAY = 0.03
 # unauthorised works) — Contact: 01629 555 748" for "who do I call to report my neighbour
 # building something without permission?").
 _CONTACT_LEEWAY = 0.1
+_OUT_OF_HOURS_LEEWAY = 0.25
 # A sentence ranked this close to the best one is cited beside it when the choice model
 # gives it this much (the generator cannot tell which of the two answers). More is not
 # better: at 0.1, claims correct on the paraphrased demo questions fell 0.812 -> 0.682 (the
@@ -220,7 +222,7 @@ class ExtractiveGenerator:
             chosen,
             candidates,
             self.min_relevance,
-            lambda c: _CONTACT_LEEWAY * max(c.contact, 1),
+            lambda c: leeway(c) if c.contact else _CONTACT_LEEWAY,
         )
         if contact is not None:
             chosen.append(contact)
@@ -303,7 +305,7 @@ class ExtractiveGenerator:
                     shift=float(shift),
                 )
             )
-        return tightest_bands(out)
+        return price_kept_honest(query, tightest_bands(out))
 
     def _shifts(self, relevance: Relevance) -> npt.NDArray[np.float32]:
         """Each sentence's rank shift under the learned question map (none when it is off)."""
@@ -353,6 +355,8 @@ def tightest_bands(candidates: list[Candidate]) -> list[Candidate]:
 def leeway(candidate: Candidate) -> float:
     """How far below the relevance floor `candidate` still counts (`_FIT_LEEWAY`,
     `_CONTACT_LEEWAY`)."""
+    if candidate.contact == OUT_OF_HOURS_FIT:
+        return _OUT_OF_HOURS_LEEWAY
     if candidate.contact:
         return _CONTACT_LEEWAY * candidate.contact
     return _FIT_LEEWAY if candidate.fit else 0.0

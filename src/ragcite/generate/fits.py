@@ -297,12 +297,14 @@ def contact_fit(sentence: str, question: str, around: str = "") -> int:
     return 1 if topic & content_stems(f"{around} {sentence}") else 0
 
 
-# A question asked outside office hours, and the line that answers it then: it fits twice
-# as well as a contact line about what is asked (the office's own line shares the words).
+# A question asked outside office hours or in an emergency ("locked out of the studio"), and
+# the line that answers it then: it fits twice as well as a contact line about what is asked
+# (the office's own line shares the words).
 OUT_OF_HOURS_FIT = 2
 _OUT_OF_HOURS_ASKED = re.compile(
     r"\b(?:(?:[1-5]|12)\s*a\.?m\b|(?:8|9|10|11)\s*p\.?m\b|midnight|night|overnight|weekend|"
-    r"bank\s+holiday|(?:is|are|['’]s|['’]re)\s+(?:shut|closed)|out\s+of\s+hours|after\s+hours)",
+    r"bank\s+holiday|(?:is|are|['’]s|['’]re)\s+(?:shut|closed)|out\s+of\s+hours|after\s+hours|"
+    r"locked\s+(?:myself\s+|ourselves\s+)?out|emergency|urgent(?:ly)?)",
     re.IGNORECASE,
 )
 _OUT_OF_HOURS = re.compile(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ragcite.generate.bridge import PRONOUNS, points_back
 from ragcite.generate.focus import question_focus, question_proper, states_focus
@@ -19,9 +19,17 @@ from ragcite.generate.sentence_choice import stems
 from ragcite.models import SourceChunk
 from ragcite.text.contacts import gives_contact, is_contact_line, wanted_contact
 from ragcite.text.labels import label_of
+from ragcite.text.prices import asks_price, states_price
 from ragcite.text.table_rows import is_table_row
 from ragcite.text.words import content_stems, words
 
+# The question map may not make a price question answerable with a priced sentence less
+# relevant than the best sentence without it (which gives no price, so the reading check
+# declines): "how much do the navy PE shorts cost?" over the PE polo shirt's row, when the
+# sentence naming the shorts gives no price. Within this much of its relevance the map's
+# order stands ("is there a charge to take the broadband with us when we move?" over "3.5
+# Moving home: … a home move fee of £…").
+_PRICE_MAP_SLACK = 0.01
 # A further sentence joins the answer only when it is about as likely to hold it as the best.
 # A sentence is ranked by its relevance plus this share of its choice probability: the
 # model breaks near-ties (the consequence after the rule it follows), relevance keeps the
@@ -288,6 +296,24 @@ def rank(candidate: Candidate) -> float:
     asked for."""
     fit = candidate.fit + candidate.contact - candidate.other_case
     return candidate.score + candidate.shift + _CHOICE_WEIGHT * candidate.choice + _ROW_FIT * fit
+
+
+def price_kept_honest(query: str, candidates: list[Candidate]) -> list[Candidate]:
+    """`candidates` without the question map's shifts when the map alone brings a priced
+    sentence first for a price question, over a more relevant one that gives no price
+    (`_PRICE_MAP_SLACK`)."""
+    if not candidates or not asks_price(question_proper(query)):
+        return candidates
+    mapped = max(candidates, key=rank)
+    plain = max(candidates, key=lambda c: rank(c) - c.shift)
+    if (
+        mapped is plain
+        or not states_price(mapped.text)
+        or states_price(plain.text)
+        or mapped.score >= plain.score - _PRICE_MAP_SLACK
+    ):
+        return candidates
+    return [replace(c, shift=0.0) for c in candidates]
 
 
 def states_what_is_asked(

@@ -72,7 +72,14 @@ _CONTACTS = (
 # an email address answers, but so may a team or a role the passage names without one, so
 # this is no reason to decline.
 _WHO_DO_I = r"^\s*(?:who|what|which\s+\w+)\s+(?:do|should|can|shall)\s+(?:i|we|you)\s+"
-_WHO_TO_RING = re.compile(_WHO_DO_I + r"(?:call|ring|phone|dial)\b", re.IGNORECASE)
+# "Is there anyone at the uni I can ring?", "is there someone we can call tonight?"
+_ANYONE_I_CAN = (
+    r"^\s*(?:is|are)\s+there\s+(?:anyone|anybody|someone|somebody|a\s+number)\b[^?]{0,40}?"
+    r"\b(?:i|we)\s+(?:can|could|should)\s+"
+)
+_WHO_TO_RING = re.compile(
+    rf"(?:{_WHO_DO_I}|{_ANYONE_I_CAN})(?:call|ring|phone|dial)\b", re.IGNORECASE
+)
 _WHO_TO_EMAIL = re.compile(_WHO_DO_I + r"e-?mail\b", re.IGNORECASE)
 
 

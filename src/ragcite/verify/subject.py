@@ -281,6 +281,11 @@ def _missing(
     absent = [w for w in absent if w not in name_kinds(question, known)]
     situation = set(words(leading_statement(question)))
     absent = _excused(absent, topics, situation | set(_KIN))
+    if situation and all(w.lower() in situation for w in topics):
+        # "My horse looks like he's got colic, who do I ring?", "I need to cancel dad's
+        # carer … Will we still get charged?": the question proper names nothing, so the
+        # situation is what it is about, and one of its words the passages hold will do.
+        absent = [] if len(absent) < len(topics) else absent
     absent = _excused(absent, topics, asker_verbs(question))
     if not absent:
         return []

@@ -48,7 +48,8 @@ QUESTION_SHAPE = frozenset(
     detail details info information thing things stuff without within particular specific
     certain money permission ok okay cheaper cheapest dearer trouble option options
     anyone anybody anything somebody everyone everybody everything nobody nothing nowhere
-    somewhere anywhere everywhere
+    somewhere anywhere everywhere guy guys bloke blokes fella fellas chap chaps lad lads
+    lady ladies
     """.split()
 )
 # Everyday verbs say how the asker would go about it ("Can I use my laptop to look at
