@@ -161,6 +161,11 @@ def test_everyday_shortenings_of_care_and_leave_are_read_in_full() -> None:
             "How much is the 10 day pack?",
         ),
         ("Do I bring my tablets?", "Bring all medicines you take.", "Do I bring my medicines?"),
+        (
+            "Can I pay it off in chunks?",
+            "You can spread the cost over three instalments by Direct Debit.",
+            "Can I pay it off instalments?",
+        ),
     ],
 )
 def test_everyday_words_are_read_in_the_passages_words(

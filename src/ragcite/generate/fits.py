@@ -19,6 +19,7 @@ from functools import lru_cache
 from ragcite.generate.focus import question_proper
 from ragcite.text.contacts import CONTACT_WORDS, gives_contact, wanted_contact
 from ragcite.text.labels import label_of
+from ragcite.text.month_ranges import month_range_holds, months_asked
 from ragcite.text.ordinals import ORDINALS
 from ragcite.text.table_rows import LABEL_SEPARATOR, row_cells
 from ragcite.text.words import STOPWORDS, content_stems, words
@@ -326,9 +327,12 @@ def candidate_fit(text: str, question: str, *, is_row: bool) -> tuple[int, bool]
     """How a candidate fits the question, and whether it is a table row for the other case
     than the asker's (`label_negated`: its fit then counts for nothing). A row fits by its
     label, a range it states or a cell (`row_fit`, `range_fit`, `cell_fit`); a sentence by a
-    range or the numbered label opening it (`label_fit`)."""
+    range or the numbered label opening it (`label_fit`); either by a month range holding the
+    month the question names ("in December": "1 November to 31 March — …")."""
+    season = int(month_range_holds(text, months_asked(question)))  # "in December"
     if not is_row:
-        return max(range_fit(text, question), label_fit(text, question)), False
+        return max(range_fit(text, question), label_fit(text, question), season), False
     if label_negated(text, question):
         return 0, True
-    return max(row_fit(text, question), range_fit(text, question), cell_fit(text, question)), False
+    fits = (row_fit(text, question), range_fit(text, question), cell_fit(text, question), season)
+    return max(fits), False

@@ -1,0 +1,63 @@
+"""Months a question names and the month ranges a passage states ("in December" and "1
+November to 31 March"): a table of seasons answers by the range that holds the month.
+
+    >>> winter = "1 November to 31 March — Access: 8am to 6pm"
+    >>> month_range_holds(winter, months_asked("Can I get in during December?"))
+    True
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_MONTHS = (
+    "january february march april may june july august september october november december"
+).split()
+_SHORT = {name[:3]: number for number, name in enumerate(_MONTHS, start=1)}
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_DAY = r"(?:\d{1,2}(?:st|nd|rd|th)?\s+)"
+# "1 November to 31 March", "November - March", "Nov–Mar", "April until the end of October"
+_RANGE = re.compile(
+    rf"\b{_DAY}?({_MONTH})(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?\s*"
+    rf"(?:to|until|till|through|[-–—])\s*(?:the\s+end\s+of\s+)?{_DAY}?({_MONTH})",
+    re.IGNORECASE,
+)
+# A month the asker names: full names only ("may" and "march" only capitalised, since
+# "may I" and "march in" are words), and Christmas as December.
+_ASKED = re.compile(
+    r"\b(?:January|February|March|April|May|June|July|August|September|October|November|"
+    r"December|january|february|april|june|july|august|september|october|november|december|"
+    r"christmas|Christmas|xmas|Xmas)\b"
+)
+
+
+def _number(name: str) -> int | None:
+    if name.lower() in ("christmas", "xmas"):
+        return 12
+    return _SHORT.get(name.lower()[:3])
+
+
+@lru_cache(maxsize=1024)  # asked of one question for every candidate sentence
+def months_asked(question: str) -> frozenset[int]:
+    """The months (1-12) `question` names."""
+    return frozenset(n for m in _ASKED.finditer(question) if (n := _number(m.group(0))))
+
+
+def month_range_holds(text: str, months: frozenset[int]) -> bool:
+    """Whether a month range `text` states holds one of `months` (ranges may run over the new
+    year: "November to March" holds January)."""
+    if not months:
+        return False
+    for found in _RANGE.finditer(text):
+        start, end = _number(found.group(1)), _number(found.group(2))
+        if start is None or end is None or start == end:
+            continue
+        if any(_between(m, start, end) for m in months):
+            return True
+    return False
+
+
+def _between(month: int, start: int, end: int) -> bool:
+    """Whether `month` falls from `start` to `end`, running over the new year if need be."""
+    return start <= month <= end if start < end else month >= start or month <= end
