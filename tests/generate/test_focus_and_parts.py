@@ -290,3 +290,29 @@ def test_the_question_map_does_not_answer_a_price_with_a_less_relevant_price() -
     assert price_kept_honest(asked, [shorts, as_relevant]) == [shorts, as_relevant]
     not_a_price = "what do the navy PE shorts look like?"
     assert price_kept_honest(not_a_price, [shorts, polo]) == [shorts, polo]
+
+
+def test_a_number_word_before_what_it_counts_names_a_rows_label() -> None:
+    """ "your one year fixed bond" is the row "1 Year Fixed Rate Bond"; "one-to-one" counts
+    nothing."""
+    asked = "I've got £3,000 to lock away, what rate would I get on your one year fixed bond?"
+    assert candidate_fit("1 Year Fixed Rate Bond — AER: 4.15%", asked, is_row=True) == (1, False)
+    assert candidate_fit("2 Year Fixed Rate Bond — AER: 3.95%", asked, is_row=True) == (0, False)
+    lessons = "what's the cheapest way to buy one-to-one lessons?"
+    assert candidate_fit("1 to 3 lessons — Price: £48 each", lessons, is_row=True) == (0, False)
+
+
+@pytest.mark.parametrize(
+    ("row", "fits"),
+    [
+        ("14 days or more before the first class — Refund: full", 1),
+        ("1 to 13 days before the first class — Refund: 80% of the fee", 0),
+        ("28 days or more before the first class — Refund: full", 0),
+        ("7 days or less before the first class — Refund: none", 0),
+    ],
+)
+def test_a_band_is_read_in_its_unit_and_an_amount_of_money_is_no_time(row: str, fits: int) -> None:
+    """ "three weeks" is 21 days: in "14 days or more", not in "1 to 13 days" (whose unit
+    follows its second number); the £35 fee is no number of days."""
+    asked = "if I cancel three weeks before my course starts, do I get the £35 sign-up fee back?"
+    assert candidate_fit(row, asked, is_row=True) == (fits, False)

@@ -25,8 +25,16 @@ from ragcite.text.table_rows import LABEL_SEPARATOR, row_cells
 from ragcite.text.words import STOPWORDS, content_stems, words
 
 _AMOUNT = re.compile(r"\d[\d,]*(?:\.\d+)?")
-_BELOW = re.compile(r"^\W*(?:up\s+to|under|less\s+than|below|at\s+most)\b", re.IGNORECASE)
-_ABOVE = re.compile(r"^\W*(?:over|above|more\s+than|from|at\s+least)\b", re.IGNORECASE)
+_BELOW = re.compile(
+    r"^\W*(?:up\s+to|under|less\s+than|below|at\s+most|"
+    r"[\d,.]+\s*(?:[a-z]+\s+)?or\s+(?:less|fewer|under|shorter)\b)\b",
+    re.IGNORECASE,
+)
+_ABOVE = re.compile(
+    r"^\W*(?:over|above|more\s+than|from|at\s+least|"  # "14 days or more before …"
+    r"[\d,.]+\s*(?:[a-z]+\s+)?or\s+(?:more|over|longer|above)\b)\b",
+    re.IGNORECASE,
+)
 
 
 # "over $5,000" in a question asks about every amount above it, not about 5,000 itself.
@@ -62,11 +70,20 @@ def _timed(text: str) -> tuple[tuple[float, float | None], ...]:
 
 
 def _asked_in(question: str, label: str) -> list[float]:
-    """The question's numbers in the unit of time of the label's first number ("3 hours"
-    as 180 against "Up to 30 minutes"), or as written when either has no unit of time."""
-    bound = _timed(label)
-    unit = bound[0][1] if bound else None
-    return [v * u / unit if u and unit else v for v, u in _timed(question)]
+    """The question's numbers in the label's unit of time ("3 hours" as 180 against "Up to
+    30 minutes", "3 weeks" as 21 against "1 to 13 days"), or as written when either has no
+    unit of time; an amount of money is no time ("the £35 fee" against "28 days or more")."""
+    unit = next((u for _, u in _timed(label) if u), None)  # "1 to 13 days": days
+    money = _money(question) if unit else frozenset()
+    return [v * u / unit if u and unit else v for v, u in _timed(question) if u or v not in money]
+
+
+_MONEY = re.compile(r"[£$€]\s?(\d[\d,]*(?:\.\d+)?)")
+
+
+@lru_cache(maxsize=1024)
+def _money(question: str) -> frozenset[float]:
+    return frozenset(float(m.group(1).replace(",", "")) for m in _MONEY.finditer(question))
 
 
 # A number that is the asker's age ("I'm 22", "my daughter is 7", "aged 68", "a 15 year
@@ -323,6 +340,23 @@ def _contact_asked(question: str) -> tuple[str | None, frozenset[str]]:
     return kind, frozenset(content_stems(question) - CONTACT_WORDS) if kind else frozenset()
 
 
+_NUMBER_WORDS = "one two three four five six seven eight nine ten eleven twelve".split()
+# A number word before what it counts ("your one year fixed bond", "a two-week stay"): read
+# as its digits, as the rows' labels write it ("1 Year Fixed Rate Bond").
+_COUNTED = re.compile(
+    rf"(?<![-–])\b({'|'.join(_NUMBER_WORDS)})(?=[\s-]+(?:years?|months?|weeks?|days?|nights?|hours?|"
+    r"minutes?|yards?|beds?|bedrooms?|tonnes?|people|persons?|adults?|child|children|"
+    r"sessions?|lessons?|visits?|items?)\b)",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=1024)
+def _in_digits(question: str) -> str:
+    """`question` with each number word before what it counts in digits (`_COUNTED`)."""
+    return _COUNTED.sub(lambda m: str(_NUMBER_WORDS.index(m.group(1).lower()) + 1), question)
+
+
 def candidate_fit(text: str, question: str, *, is_row: bool) -> tuple[int, bool]:
     """How a candidate fits the question, and whether it is a table row for the other case
     than the asker's (`label_negated`: its fit then counts for nothing). A row fits by its
@@ -334,5 +368,6 @@ def candidate_fit(text: str, question: str, *, is_row: bool) -> tuple[int, bool]
         return max(range_fit(text, question), label_fit(text, question), season), False
     if label_negated(text, question):
         return 0, True
-    fits = (row_fit(text, question), range_fit(text, question), cell_fit(text, question), season)
+    counted = _in_digits(question)  # a label's number, read with its unit: not `range_fit`
+    fits = (row_fit(text, counted), range_fit(text, question), cell_fit(text, counted), season)
     return max(fits), False
