@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ragcite.generate.extractive import tightest_bands
 from ragcite.generate.fits import (
     OUT_OF_HOURS_FIT,
     band_bound,
@@ -18,8 +17,8 @@ from ragcite.generate.fits import (
     row_fit,
 )
 from ragcite.generate.focus import focus_match, leading_statement, question_focus, question_proper
-from ragcite.generate.joining import Candidate, price_kept_honest, rank
-from ragcite.generate.missing_parts import not_in_documents
+from ragcite.generate.joining import Candidate, price_kept_honest, rank, tightest_bands
+from ragcite.generate.missing_parts import beside_the_last_answer, not_in_documents
 from ragcite.generate.sentence_choice import FEATURES, WindowSentence, choice_features, stems
 
 
@@ -316,3 +315,22 @@ def test_a_band_is_read_in_its_unit_and_an_amount_of_money_is_no_time(row: str, 
     follows its second number); the £35 fee is no number of days."""
     asked = "if I cancel three weeks before my course starts, do I get the £35 sign-up fee back?"
     assert candidate_fit(row, asked, is_row=True) == (fits, False)
+
+
+def test_a_part_asking_only_the_cost_is_answered_beside_the_last_answer() -> None:
+    """ "…, what happens and what's the cost?": the charge two sentences after the answer to
+    what happens; a part naming something of its own, or a charge too far away or under the
+    floor, is not taken from there."""
+    overloaded = _candidate(
+        "If a skip is overloaded our driver cannot legally carry it.", 0.63, 0, 0
+    )
+    excess = _candidate("We will ask you to remove the excess.", 0.50, 0, 1)
+    charge = _candidate("If we come back, a return visit charge of £60 applies.", 0.48, 0, 2)
+    far = _candidate("A wasted journey charge of £75 applies.", 0.55, 0, 6)
+    candidates = [overloaded, excess, charge, far]
+    assert beside_the_last_answer("what's the cost", [overloaded], candidates, 0.4) is charge
+    assert beside_the_last_answer("what's the cost", [overloaded], candidates, 0.5) is None
+    named = "how much is a permit for the road"
+    assert beside_the_last_answer(named, [overloaded], candidates, 0.4) is None
+    assert beside_the_last_answer("what happens then", [overloaded], candidates, 0.4) is None
+    assert beside_the_last_answer("what's the cost", [], candidates, 0.4) is None

@@ -24,8 +24,6 @@ sentence about something else.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import numpy.typing as npt
 
@@ -33,7 +31,7 @@ from ragcite.config import GenerateSettings
 from ragcite.embed.base import Embedder
 from ragcite.generate.bridge import carried_on
 from ragcite.generate.faq_answers import Asked, Relevance, faq_questions, faq_relevance
-from ragcite.generate.fits import OUT_OF_HOURS_FIT, band_bound, candidate_fit, contact_fit
+from ragcite.generate.fits import OUT_OF_HOURS_FIT, candidate_fit, contact_fit
 from ragcite.generate.focus import question_focus
 from ragcite.generate.joining import (
     Candidate,
@@ -47,9 +45,14 @@ from ragcite.generate.joining import (
     price_kept_honest,
     rank,
     states_what_is_asked,
+    tightest_bands,
 )
 from ragcite.generate.lists import whole_list
-from ragcite.generate.missing_parts import gives_what_is_asked, not_in_documents
+from ragcite.generate.missing_parts import (
+    beside_the_last_answer,
+    gives_what_is_asked,
+    not_in_documents,
+)
 from ragcite.generate.question_adapter import rank_shift
 from ragcite.generate.sentence_choice import WindowSentence, choice_scores, focused_row, stems
 from ragcite.generate.statements import Statement, statements_for
@@ -135,6 +138,9 @@ class ExtractiveGenerator:
         if len(parts) > 1:
             for part in parts:
                 answer = self._answer_part(part, self._score(part, window))
+                answer = answer or beside_the_last_answer(
+                    part, chosen, candidates, self.min_relevance
+                )
                 if answer is None:
                     missing.append(part)
                 else:
@@ -331,24 +337,6 @@ def _coverage(
         len(query_words & (words | heading_words[f[0]] | (stems(q.text) if q else set())))
         / len(query_words)
         for f, words, q in zip(found, own, asked, strict=True)
-    ]
-
-
-def tightest_bands(candidates: list[Candidate]) -> list[Candidate]:
-    """Of a passage's table rows whose open band holds the question's number ("3 hours" in
-    "Up to 4 hours" and in "Up to 24 hours"), only the tightest keeps its fit."""
-    bounds = {
-        id(c): bound
-        for c in candidates
-        if c.fit == 1 and is_table_row(c.text) and (bound := band_bound(c.text)) is not None
-    }
-    tightest: dict[int, float] = {}
-    for c in candidates:
-        if id(c) in bounds:
-            tightest[c.chunk_rank] = min(bounds[id(c)], tightest.get(c.chunk_rank, float("inf")))
-    return [
-        replace(c, fit=0) if id(c) in bounds and bounds[id(c)] > tightest[c.chunk_rank] else c
-        for c in candidates
     ]
 
 

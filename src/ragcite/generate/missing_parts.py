@@ -14,8 +14,10 @@ from __future__ import annotations
 import re
 
 from ragcite.generate.focus import question_proper
-from ragcite.text.contacts import asked_contact, gives_contact
-from ragcite.text.prices import asks_price, states_price
+from ragcite.generate.joining import Candidate, rank
+from ragcite.text.contacts import CONTACT_WORDS, asked_contact, gives_contact
+from ragcite.text.prices import PRICE_WORDS, asks_price, states_price
+from ragcite.text.words import content_stems
 
 _WH = r"how\s+(?:long|much|many|often|far|soon)|how|what|when|where|who|whom|whose|which|why"
 # "how much are meals reimbursed" -> wh "how much", auxiliary "are", rest "meals reimbursed".
@@ -93,3 +95,34 @@ def gives_what_is_asked(question: str, sentence: str) -> bool:
         return False
     contact = asked_contact(asked)
     return contact is None or gives_contact(contact, sentence)
+
+
+# A part naming nothing but the price or contact it asks for ("… what happens and what's the
+# cost?"): its answer is in the sentences just after or before the previous part's answer
+# ("If a skip is overloaded our driver cannot legally carry it. … If we have to leave and
+# come back, a return visit charge of £60 applies.").
+_ONLY_ASKING = content_stems(" ".join(PRICE_WORDS)) | CONTACT_WORDS | content_stems("happen")
+_BESIDE = 3
+
+
+def beside_the_last_answer(
+    part: str, chosen: list[Candidate], candidates: list[Candidate], floor: float
+) -> Candidate | None:
+    """For a part that names nothing but the price or contact it asks for, the best
+    sentence within `_BESIDE` of the previous part's answer in its passage that gives it and
+    scores `floor` or more; None otherwise."""
+    asked = question_proper(part)
+    if not chosen or content_stems(asked) - _ONLY_ASKING:
+        return None
+    if not asks_price(asked) and asked_contact(asked) is None:
+        return None
+    last = chosen[-1]
+    beside = [
+        c
+        for c in candidates
+        if c.chunk_rank == last.chunk_rank
+        and 0 < abs(c.position - last.position) <= _BESIDE
+        and c.score >= floor
+        and gives_what_is_asked(part, c.text)
+    ]
+    return max(beside, key=rank) if beside else None
