@@ -41,6 +41,7 @@ from ragcite.ingest.types import DocumentMetadata
 from ragcite.models import CitedClaim, CitedResponse, SourceChunk, WarningFlag
 from ragcite.rerank.base import Reranker
 from ragcite.rerank.composite import rerank_chunks
+from ragcite.rerank.contact_lines import with_contact_line
 from ragcite.retrieve.fanout import retrieve_corpora
 from ragcite.retrieve.hybrid import HybridRetriever, RetrievalResult
 from ragcite.retrieve.spelled_out import retrieve_spelled_out
@@ -56,6 +57,7 @@ from ragcite.trace import (
     Attempt,
     checked_query,
     elapsed_ms,
+    retry_violations,
     sources_first,
     timed,
 )
@@ -191,13 +193,21 @@ class Ragcite:
         one = self.retriever.retrieve if sources is None else partial(retrieve_corpora, sources)
         with timed(timings, "retrieve"):  # "PO" asked, "purchase order" written: its words
             query, retrieved = retrieve_spelled_out(lambda q: one(q, k, filters), query)
-        with timed(timings, "rerank"):
-            # Sentence vectors stored at ingest: the stages below embed the question only.
-            prime_sentence_vectors(self.embedder, self.read_store or self.store, retrieved.chunks)
-            outcome = rerank_chunks(query, retrieved.chunks, self.reranker, self.settings.rerank)
+        with timed(timings, "rerank"):  # and the contacts passage, when one is asked for
+            chunks = with_contact_line(
+                query,
+                self._reranked(query, retrieved.chunks)[:k],
+                lambda again: self._reranked(again, one(again, k, filters).chunks),
+            )
         if sources is None or len(sources) == 1:
-            return retrieved, outcome.chunks[:k]
-        return retrieved, [c.model_copy(update={"show_corpus": True}) for c in outcome.chunks[:k]]
+            return retrieved, chunks
+        return retrieved, [c.model_copy(update={"show_corpus": True}) for c in chunks]
+
+    def _reranked(self, query: str, chunks: list[SourceChunk]) -> list[SourceChunk]:
+        """`chunks` reranked for `query`, their sentence vectors stored at ingest read first
+        (the stages after retrieval embed the question only)."""
+        prime_sentence_vectors(self.embedder, self.read_store or self.store, chunks)
+        return rerank_chunks(query, chunks, self.reranker, self.settings.rerank).chunks
 
     def ask(
         self,
@@ -299,7 +309,7 @@ class Ragcite:
         flags: list[WarningFlag] = []
         gate_settings = self.settings.gate
         if self._needs_retry(attempt) and generator.can_retry and gate_settings.retry_on_failure:
-            violations = self._violations(attempt)
+            violations = retry_violations(attempt, self.settings.gate.min_overall_confidence)
             flags.append(flag("retried", reason="; ".join(violations[:3])))
             attempt = self._attempt(asked, chunks, generator, violations, step="_retry")
         if attempt.error is not None:
@@ -378,21 +388,3 @@ class Ragcite:
 
     def _below_floor(self, attempt: Attempt) -> bool:
         return attempt.scored.evidence < self.settings.gate.min_overall_confidence
-
-    def _violations(self, attempt: Attempt) -> list[str]:
-        """What the retry prompt names: the gate's violations, or why nothing was usable."""
-        if attempt.error is not None:
-            return [
-                f"the output could not be used ({attempt.error}); reply with one JSON "
-                "object in the schema"
-            ]
-        violations = list(attempt.gate.violations)
-        if not any(c.verified for c in attempt.gate.claims):
-            violations.append("no claim could be verified against the sources")
-        if self._below_floor(attempt):
-            violations.append(
-                f"the answer's evidence confidence is {attempt.scored.evidence:.2f}, below "
-                f"{self.settings.gate.min_overall_confidence:.2f}: cite the sources that state "
-                "the answer directly"
-            )
-        return violations

@@ -72,6 +72,25 @@ class Attempt:
     error: str | None = None
 
 
+def retry_violations(attempt: Attempt, floor: float) -> list[str]:
+    """What the retry prompt names: the gate's violations, or why nothing was usable, and
+    an evidence confidence under `floor` (`gate.min_overall_confidence`)."""
+    if attempt.error is not None:
+        return [
+            f"the output could not be used ({attempt.error}); reply with one JSON "
+            "object in the schema"
+        ]
+    violations = list(attempt.gate.violations)
+    if not any(c.verified for c in attempt.gate.claims):
+        violations.append("no claim could be verified against the sources")
+    if attempt.scored.evidence < floor:
+        violations.append(
+            f"the answer's evidence confidence is {attempt.scored.evidence:.2f}, below "
+            f"{floor:.2f}: cite the sources that state the answer directly"
+        )
+    return violations
+
+
 @dataclass(frozen=True)
 class AskTrace:
     """What each stage of one `ask` produced: `retrieved` (the dense, keyword and fused

@@ -268,6 +268,9 @@ def test_an_emergency_asks_for_the_out_of_hours_line() -> None:
     office = "Studio bookings — Contact: 0113 496 0732"
     assert contact_fit(office, "Who do I ring about studio bookings?") == 1
     assert contact_fit(key_holder, "Who do I ring about studio bookings?") == 0
+    # "collected" and "collections": one stem begins the other
+    row = "Bookings and collections — Phone: 0117 496 0321"
+    assert contact_fit(row, "What number do I ring to get my skip collected?") == 1
 
 
 def _candidate(text: str, score: float, shift: float, position: int) -> Candidate:

@@ -312,7 +312,16 @@ def contact_fit(sentence: str, question: str, around: str = "") -> int:
         return 0
     if _OUT_OF_HOURS_ASKED.search(question) and _OUT_OF_HOURS.search(f"{around} {sentence}"):
         return OUT_OF_HOURS_FIT
-    return 1 if topic & content_stems(f"{around} {sentence}") else 0
+    said = content_stems(f"{around} {sentence}")
+    return int(any(t in said or _starts_one(t, said) for t in topic))
+
+
+def _starts_one(stem: str, said: set[str]) -> bool:
+    """Whether a stem of five letters or more begins a word said, or one said begins it
+    ("collect" and "collection")."""
+    return len(stem) >= 5 and any(
+        len(s) >= 5 and (s.startswith(stem) or stem.startswith(s)) for s in said
+    )
 
 
 # A question asked outside office hours or in an emergency ("locked out of the studio"), and
