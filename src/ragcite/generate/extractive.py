@@ -83,6 +83,9 @@ _FIT_LEEWAY = 0.03
 # unauthorised works) — Contact: 01629 555 748" for "who do I call to report my neighbour
 # building something without permission?").
 _CONTACT_LEEWAY = 0.1
+# The out-of-hours line asked for at night or in an emergency (`OUT_OF_HOURS_FIT`) counts this
+# much above its score: "Out-of-hours key holder — Contact: 07700 900 318" reads 0.19 against
+# "I'm doing an evening shoot and got locked out of the studio - who do I ring?".
 _OUT_OF_HOURS_LEEWAY = 0.25
 # A sentence ranked this close to the best one is cited beside it when the choice model
 # gives it this much (the generator cannot tell which of the two answers). More is not
@@ -342,7 +345,7 @@ def _coverage(
 
 def leeway(candidate: Candidate) -> float:
     """How far below the relevance floor `candidate` still counts (`_FIT_LEEWAY`,
-    `_CONTACT_LEEWAY`)."""
+    `_CONTACT_LEEWAY`, `_OUT_OF_HOURS_LEEWAY`)."""
     if candidate.contact == OUT_OF_HOURS_FIT:
         return _OUT_OF_HOURS_LEEWAY
     if candidate.contact:

@@ -83,6 +83,7 @@ _MONEY = re.compile(r"[£$€]\s?(\d[\d,]*(?:\.\d+)?)")
 
 @lru_cache(maxsize=1024)
 def _money(question: str) -> frozenset[float]:
+    """The amounts of money `question` names ("£35")."""
     return frozenset(float(m.group(1).replace(",", "")) for m in _MONEY.finditer(question))
 
 
