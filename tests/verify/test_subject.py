@@ -147,6 +147,19 @@ def test_a_question_proper_naming_nothing_is_about_the_askers_situation(
     assert missing_subject(unrelated, quotes, [quotes[0][1]], embedder) != []
 
 
+def test_what_the_asker_would_bring_or_fit_is_asked_about(embedder: CachedEmbedder) -> None:
+    """ "… fit a dashcam in my company car. Am I allowed to?": the dashcam is what is asked
+    about, whatever the passages say of company cars."""
+    text = "Towing is allowed only if the company car is fitted with an approved tow bar."
+    quotes = [(text, _chunk(text))]
+    fitted = "I'd like to fit a dashcam in my company car. Am I allowed to?"
+    assert "dashcam" in missing_subject(fitted, quotes, [quotes[0][1]], embedder)
+    site = "Motorhomes may be stored on the open compound or under cover."
+    quotes = [(site, _chunk(site))]
+    tub = "We've got a hot tub in the motorhome. Is that allowed?"
+    assert "tub" in missing_subject(tub, quotes, [quotes[0][1]], embedder)
+
+
 def test_a_casual_word_for_a_person_is_no_topic() -> None:
     asked = "the repairs guy never showed up for my appointment, do I get anything?"
     assert "guy" not in topic_words(asked)

@@ -220,6 +220,29 @@ def _written_lower(word: str, question: str) -> bool:
     return re.search(rf"\b{re.escape(word)}\b", question) is not None
 
 
+# What the asker would bring, fit or keep, asked about by "Is that allowed?", "Am I allowed
+# to?", "Is that ok?": the thing itself is asked about ("I'd like to fit a dashcam in my
+# company car. Am I allowed to?" over the towing rule), not the situation around it.
+_ASKS_IF_OK = re.compile(
+    r"\W*(?:is|would|will)\s+(?:that|this|it)\s+(?:be\s+)?(?:ok|okay|allowed|alright|all\s+right|"
+    r"a\s+problem|permitted)\b|\W*(?:am|are)\s+(?:i|we)\s+allowed\b|\W*(?:can|may)\s+(?:i|we)\b",
+    re.IGNORECASE,
+)
+_BRINGING = re.compile(
+    r"\b(?:bring|bringing|fit|fitting|install|installing|keep|keeping|put|putting|park|got|has|"
+    r"parking|store|storing|use|using)\s+(?:(?:a|an|the|my|our|some|his|her|their)\s+)?"
+    r"(?:[a-z-]+\s+)?([a-z-]+)",
+    re.IGNORECASE,
+)
+
+
+def _brought(situation: str) -> set[str]:
+    """The things the asker's `situation` would bring, fit, keep or has got, and the word
+    before or after each ("fit a dashcam": "dashcam"; "bring my dog with me": "dog", "with";
+    "We've got a hot tub": "hot", "tub")."""
+    return {w.lower() for m in _BRINGING.finditer(situation) for w in m.group(0).split()[1:]}
+
+
 def _excused(absent: list[str], topics: list[str], excusable: set[str]) -> list[str]:
     """`absent` without the `excusable` words (the place a may-I question ends on, the
     asker's situation) when a topic word outside them is there: the rest of the question
@@ -285,7 +308,14 @@ def _missing(
         # "My horse looks like he's got colic, who do I ring?", "I need to cancel dad's
         # carer … Will we still get charged?": the question proper names nothing, so the
         # situation is what it is about, and one of its words the passages hold will do.
-        absent = [] if len(absent) < len(topics) else absent
+        brought = (
+            _brought(leading_statement(question))
+            if _ASKS_IF_OK.match(question_proper(question))
+            else set()
+        )
+        absent = (
+            [w for w in absent if w.lower() in brought] if len(absent) < len(topics) else absent
+        )
     absent = _excused(absent, topics, asker_verbs(question))
     if not absent:
         return []
