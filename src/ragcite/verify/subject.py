@@ -243,6 +243,25 @@ def _brought(situation: str) -> set[str]:
     return {w.lower() for m in _BRINGING.finditer(situation) for w in m.group(0).split()[1:]}
 
 
+def _situation_named(
+    question: str, absent: list[str], topics: list[str], situation: set[str]
+) -> list[str]:
+    """`absent` without the situation's words when every topic word is in the asker's
+    situation and the passages hold one of them: "My horse looks like he's got colic, who do
+    I ring?", "I need to cancel dad's carer … Will we still get charged?" name nothing in the
+    question proper, so the situation is what they are about. What the asker would bring,
+    fit or keep stays asked about when the question asks whether that is allowed
+    (`_brought`)."""
+    if not situation or not all(w.lower() in situation for w in topics):
+        return absent
+    if len(absent) >= len(topics):
+        return absent
+    if not _ASKS_IF_OK.match(question_proper(question)):
+        return []
+    brought = _brought(leading_statement(question))
+    return [w for w in absent if w.lower() in brought]
+
+
 def _excused(absent: list[str], topics: list[str], excusable: set[str]) -> list[str]:
     """`absent` without the `excusable` words (the place a may-I question ends on, the
     asker's situation) when a topic word outside them is there: the rest of the question
@@ -304,18 +323,7 @@ def _missing(
     absent = [w for w in absent if w not in name_kinds(question, known)]
     situation = set(words(leading_statement(question)))
     absent = _excused(absent, topics, situation | set(_KIN))
-    if situation and all(w.lower() in situation for w in topics):
-        # "My horse looks like he's got colic, who do I ring?", "I need to cancel dad's
-        # carer … Will we still get charged?": the question proper names nothing, so the
-        # situation is what it is about, and one of its words the passages hold will do.
-        brought = (
-            _brought(leading_statement(question))
-            if _ASKS_IF_OK.match(question_proper(question))
-            else set()
-        )
-        absent = (
-            [w for w in absent if w.lower() in brought] if len(absent) < len(topics) else absent
-        )
+    absent = _situation_named(question, absent, topics, situation)
     absent = _excused(absent, topics, asker_verbs(question))
     if not absent:
         return []
