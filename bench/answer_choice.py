@@ -132,7 +132,7 @@ def _halueval(start: int, count: int) -> tuple[dict[str, str], list[dict[str, An
     return docs, questions
 
 
-def _overrides(pairs: list[str]) -> dict[str, Any]:
+def settings_overrides(pairs: list[str]) -> dict[str, Any]:
     """`--set gate.subject_check=false` pairs as settings overrides (values read as JSON
     where they parse: false, 0.4; else as text), with the answer cache off."""
     out: dict[str, Any] = {"cache.enabled": False}
@@ -261,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
         help="A settings override for every store (repeatable), e.g. gate.subject_check=false.",
     )
     args = parser.parse_args(argv)
-    overrides = _overrides(args.set)
+    overrides = settings_overrides(args.set)
     report: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)

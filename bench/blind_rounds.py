@@ -25,6 +25,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from answer_choice import settings_overrides  # the same --set pairs, with the cache off
+
 from ragcite.config import load_settings
 from ragcite.pipeline import Ragcite
 
@@ -62,22 +64,6 @@ def _questions(number: int) -> list[tuple[str, str, str]]:
     return [tuple(line.split("\t")[:3]) for line in lines if line.strip()]  # type: ignore[misc]
 
 
-def _overrides(pairs: list[str]) -> dict[str, Any]:
-    """`--set KEY=VALUE` pairs (values read as JSON where they parse), with the cache off."""
-    out: dict[str, Any] = {"cache.enabled": False}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise SystemExit(
-                f"--set {pair!r}: expected KEY=VALUE, e.g. generate.question_map=false"
-            )
-        try:
-            out[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            out[key.strip()] = value
-    return out
-
-
 def _span(text: str) -> list[int]:
     first, _, last = text.partition("-")
     try:
@@ -96,7 +82,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="Write each question's result here (JSON).")
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
-    overrides = _overrides(args.set)
+    overrides = settings_overrides(args.set)
     if args.probes:
         lines = args.probes.read_text(encoding="utf-8").splitlines()
         asked = [(int(r), (i, q, e)) for r, i, q, e in (x.split("\t")[:4] for x in lines if x)]

@@ -4,17 +4,11 @@ from __future__ import annotations
 
 from ragcite.models import SourceChunk
 from ragcite.rerank.contact_lines import WINDOW, contact_query, with_contact_line
+from tests.generate.chunks import passage_chunk
 
 
 def _chunk(chunk_id: str, text: str, document: str = "skips") -> SourceChunk:
-    return SourceChunk(
-        chunk_id=chunk_id,
-        document_id=document,
-        document_title=document,
-        chunk_text=text,
-        char_start=0,
-        char_end=len(text),
-    )
+    return passage_chunk(chunk_id, text, document_id=document, title=document)
 
 
 FIRST = [_chunk(f"c{i}", f"When the skip is full, call or email us ({i}).") for i in range(6)]

@@ -16,7 +16,7 @@ import re
 from ragcite.generate.focus import question_proper
 from ragcite.generate.joining import Candidate, rank
 from ragcite.text.contacts import CONTACT_WORDS, asked_contact, gives_contact
-from ragcite.text.prices import PRICE_WORDS, asks_price, states_price
+from ragcite.text.prices import PRICE_STEMS, asks_price, states_price
 from ragcite.text.words import content_stems
 
 _WH = r"how\s+(?:long|much|many|often|far|soon)|how|what|when|where|who|whom|whose|which|why"
@@ -101,7 +101,7 @@ def gives_what_is_asked(question: str, sentence: str) -> bool:
 # cost?"): its answer is in the sentences just after or before the previous part's answer
 # ("If a skip is overloaded our driver cannot legally carry it. … If we have to leave and
 # come back, a return visit charge of £60 applies.").
-_ONLY_ASKING = content_stems(" ".join(PRICE_WORDS)) | CONTACT_WORDS | content_stems("happen")
+_ONLY_ASKING = PRICE_STEMS | CONTACT_WORDS | content_stems("happen")
 _BESIDE = 3
 
 

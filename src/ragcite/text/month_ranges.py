@@ -11,11 +11,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-_MONTHS = (
-    "january february march april may june july august september october november december"
-).split()
-_SHORT = {name[:3]: number for number, name in enumerate(_MONTHS, start=1)}
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+from ragcite.text.time_refs import MONTHS
+
+_MONTH = "(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")(?![a-z])\.?"
 _DAY = r"(?:\d{1,2}(?:st|nd|rd|th)?\s+)"
 # "1 November to 31 March", "November - March", "Nov–Mar", "April until the end of October"
 _RANGE = re.compile(
@@ -35,7 +33,7 @@ _ASKED = re.compile(
 def _number(name: str) -> int | None:
     if name.lower() in ("christmas", "xmas"):
         return 12
-    return _SHORT.get(name.lower()[:3])
+    return MONTHS.get(name.lower().rstrip("."))
 
 
 @lru_cache(maxsize=1024)  # asked of one question for every candidate sentence

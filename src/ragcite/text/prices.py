@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import re
 
+from ragcite.text.stems import stem
+
 # The words a question asking a price names it by, which a priced line need not repeat
 # ("what's the price per cubic metre?" over "Water usage — Metered customers: GBP 1.8420 per
 # cubic metre").
 PRICE_WORDS = frozenset("price prices cost costs charge charges fee fees rate rates tariff".split())
+PRICE_STEMS = frozenset(stem(w) for w in PRICE_WORDS)
 NO_CHARGE = r"no\s+(?:extra\s+)?(?:charge|cost|fee)|at\s+no\s+(?:extra\s+)?cost"
 # A question asking what something costs ("How much does Premium membership cost a month?",
 # "What's the fee for a replacement card?", "What's the pay as you go price?", "How much is

@@ -38,7 +38,7 @@ from ragcite.generate.lists import lead_ins
 from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.text.contacts import CONTACT_WORDS, wanted_contact
-from ragcite.text.prices import PRICE_WORDS, asks_price
+from ragcite.text.prices import PRICE_STEMS, asks_price
 from ragcite.text.sentences import split_sentences
 from ragcite.text.short_forms import spell_out
 from ragcite.text.stems import stem
@@ -284,9 +284,6 @@ def _compound_of(word: str, known: set[str]) -> bool:
     return any(stem(word[:i]) in known and stem(word[i:]) in known for i in range(4, len(word) - 3))
 
 
-_PRICE_STEMS = frozenset(stem(w) for w in PRICE_WORDS)
-
-
 def _missing(
     question: str,
     cited: set[str],
@@ -304,7 +301,7 @@ def _missing(
     ):  # "phone", "number", "ring": read by the contact check
         kinds |= CONTACT_WORDS
     if asks_price(question_proper(question)):  # "price", "fee": read by the price check
-        kinds |= _PRICE_STEMS
+        kinds |= PRICE_STEMS
     topics = topic_words(question)
     absent = [
         w
