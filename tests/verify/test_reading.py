@@ -563,3 +563,50 @@ def test_a_rows_headers_and_days_are_no_ones_name() -> None:
     assert names_no_one(asked, [row])
     named = "Booking Secretary — Name: Janet Thorne; Telephone: 01398 552417"
     assert not names_no_one("What's the name of the booking secretary?", [named])
+
+
+def test_only_the_best_sentences_negation_speaks_of_the_other_case() -> None:
+    text = (
+        "Sickness and diarrhoea: keep your child at home until 48 hours after the last "
+        "episode. If your child will not be coming in, phone the nursery by 9:30am."
+    )
+    first, second = (s.strip() for s in text.split(". ", 1))
+    chunk = _chunk(text)
+    question = "My son was sick twice this morning - when can he come back to nursery?"
+    assert reading_conflict(question, [(first + ".", chunk), (second, chunk)]) is None
+    # the same negation in the best sentence is the other case
+    assert reading_conflict(question, [(second, chunk)]) is not None
+
+
+@pytest.mark.parametrize(
+    ("question", "text"),
+    [
+        (
+            "what happens if not enough people sign up and my course doesn't go ahead?",
+            "If we cancel a course, you will receive a full refund. Courses need a minimum "
+            "of 8 learners to run.",
+        ),
+        (
+            "Can I still cancel my collection the day before without losing my money?",
+            "You can cancel a booking free of charge up to 2pm on the working day before.",
+        ),
+        (
+            "Can I cancel the tour without losing my deposit?",
+            "Deposits are refunded in full for cancellations made 30 days before departure.",
+        ),
+    ],
+)
+def test_a_negation_said_in_other_words_answers_a_negated_question(
+    question: str, text: str
+) -> None:
+    assert reading_conflict(question, [(text, _chunk(text))]) is None
+
+
+def test_for_no_particular_reason_is_no_negation() -> None:
+    text = (
+        "If you want to leave for any other reason, you can buy out the rest of your term "
+        "by paying an early termination fee equal to 50% of the remaining monthly fees."
+    )
+    question = "What's the early termination fee if I leave for no particular reason?"
+    assert reading_conflict(question, [(text, _chunk(text))]) is None
+    assert negation_unmatched("Which fees are charged for no show?", text) == "no"

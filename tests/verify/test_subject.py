@@ -69,6 +69,14 @@ def test_a_contractions_rest_and_a_word_for_details_are_no_topic() -> None:
     ]
     # "my money" back is the refund the passage names
     assert "money" not in topic_words("I sent my return last week, when will I get my money?")
+    # "change my mind" is a cooling-off period, "not enough" a minimum, "go ahead" to run
+    assert topic_words("If I sign up online and change my mind, can I get a refund?") == [
+        "online",
+        "change",
+        "refund",
+    ]
+    course = topic_words("what if not enough people sign up and my course doesn't go ahead?")
+    assert "enough" not in course and "ahead" not in course and "course" in course
 
 
 def test_a_time_of_day_is_no_topic() -> None:

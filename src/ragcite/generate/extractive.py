@@ -31,7 +31,7 @@ from ragcite.config import GenerateSettings
 from ragcite.embed.base import Embedder
 from ragcite.generate.bridge import carried_on
 from ragcite.generate.faq_answers import Asked, Relevance, faq_questions, faq_relevance
-from ragcite.generate.fits import OUT_OF_HOURS_FIT, candidate_fit, contact_fit
+from ragcite.generate.fits import candidate_fit, contact_fit
 from ragcite.generate.focus import question_focus
 from ragcite.generate.joining import (
     Candidate,
@@ -47,6 +47,7 @@ from ragcite.generate.joining import (
     states_what_is_asked,
     tightest_bands,
 )
+from ragcite.generate.leeways import contact_allowance, leeway
 from ragcite.generate.lists import whole_list
 from ragcite.generate.missing_parts import (
     beside_the_last_answer,
@@ -69,24 +70,6 @@ _DUPLICATE_SIMILARITY = 0.92
 # A question that names several rows' labels of one table ("the response time for Standard,
 # Priority and Critical") is answered from each of them.
 _LABEL_NAMED = 2
-# A sentence the question's words single out is relevant a little below the floor: a table
-# row whose label the question says ("How fast do I need to respond to a SEV3?" over "SEV3 —
-# … Acknowledge within: 4 business hours"), or a row or sentence whose range holds the
-# question's number ("I'm 22" in "Young adult (18–25) — Annual (paid in full): £240"),
-# however short its cells are against the question.
-_FIT_LEEWAY = 0.03
-# A sentence giving the phone number, email or web address asked for, about what is asked
-# (`contact_fit`), counts this much above its score: "To report a breakdown, call our Claims
-# Line on 0800 046 7721" reads 0.34 against "What number do I ring to report my dishwasher
-# has broken down?" (0.15 answered no more of the rounds than 0.1). It joins an answer whose
-# chosen sentences give no contact by the same leeway ("Planning enforcement (reporting
-# unauthorised works) — Contact: 01629 555 748" for "who do I call to report my neighbour
-# building something without permission?").
-_CONTACT_LEEWAY = 0.1
-# The out-of-hours line asked for at night or in an emergency (`OUT_OF_HOURS_FIT`) counts this
-# much above its score: "Out-of-hours key holder — Contact: 07700 900 318" reads 0.19 against
-# "I'm doing an evening shoot and got locked out of the studio - who do I ring?".
-_OUT_OF_HOURS_LEEWAY = 0.25
 # A sentence ranked this close to the best one is cited beside it when the choice model
 # gives it this much (the generator cannot tell which of the two answers). More is not
 # better: at 0.1, claims correct on the paraphrased demo questions fell 0.812 -> 0.682 (the
@@ -231,7 +214,7 @@ class ExtractiveGenerator:
             chosen,
             candidates,
             self.min_relevance,
-            lambda c: leeway(c) if c.contact else _CONTACT_LEEWAY,
+            contact_allowance(candidates, window, self.min_relevance),
         )
         if contact is not None:
             chosen.append(contact)
@@ -341,16 +324,6 @@ def _coverage(
         / len(query_words)
         for f, words, q in zip(found, own, asked, strict=True)
     ]
-
-
-def leeway(candidate: Candidate) -> float:
-    """How far below the relevance floor `candidate` still counts (`_FIT_LEEWAY`,
-    `_CONTACT_LEEWAY`, `_OUT_OF_HOURS_LEEWAY`)."""
-    if candidate.contact == OUT_OF_HOURS_FIT:
-        return _OUT_OF_HOURS_LEEWAY
-    if candidate.contact:
-        return _CONTACT_LEEWAY * candidate.contact
-    return _FIT_LEEWAY if candidate.fit else 0.0
 
 
 def _relevance(candidates: list[Candidate]) -> float:

@@ -33,8 +33,11 @@ from ragcite.verify.opposites import ANSWERED_BY_NO, opposite_pair
 from ragcite.verify.stated_years import year_unmatched
 from ragcite.verify.support.quantities import quantities
 
+# "for no (particular) reason" says why the asker does it, not what is negated.
 NEGATION = re.compile(
-    r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot)\b|n't\b", re.IGNORECASE
+    r"\b(?:not|never|none|nobody|nothing|neither|nor|without|cannot)\b|n't\b|"
+    r"\bno\b(?!\s+(?:particular\s+|good\s+|specific\s+|real\s+)?reason\b)",
+    re.IGNORECASE,
 )
 Quote = tuple[str, SourceChunk]
 # Between a negation and the word it negates: "not be used", "never fully paid".
@@ -58,18 +61,40 @@ _NEGATIVE_STATES = re.compile(
 # asked.
 _MEASURED = frozenset({"date", "amount", "duration", "role"})
 _CONDITION = re.compile(r"\b(?:if|unless|when|in\s+case)\b", re.IGNORECASE)
-# Not paying is said as "free": "How many friends can I bring in without paying?" over "…
-# up to 2 guests per day … free of charge".
 _UNPAID_ASKED = re.compile(
     r"\b(?:without|not|n't|no)\s+(?:\w+\s+)?(?:pay\w*|charg\w*|cost\w*|fees?)\b|"
+    r"\bwithout\s+los(?:e|ing)\s+(?:my|our|your|the|any)\s+(?:money|deposit|fee)\b|"
     r"\bfor\s+nothing\b",
     re.IGNORECASE,
 )
-_FREE_SAID = re.compile(rf"\b(?:free|complimentary|{NO_CHARGE})\b", re.IGNORECASE)
-# "Never … before" is said as "new" or "first": "How much can I send to someone I've never
-# paid before?" over "Online transfers to a new payee: up to EUR 5,000 per day."
-_NEVER_BEFORE = re.compile(r"\bnever\s+(?:[\w'’]+\s+){0,3}?before\b", re.IGNORECASE)
-_NEW_SAID = re.compile(r"\b(?:new|first)\b", re.IGNORECASE)
+_FREE_SAID = re.compile(rf"\b(?:free|complimentary|refund\w*|{NO_CHARGE})\b", re.IGNORECASE)
+# Negations a passage says in other words: not paying or not losing one's money is "free" or
+# "refunded" ("How many friends can I bring in without paying?" over "… up to 2 guests per
+# day … free of charge"), "never …
+# before" is "new" or "first" ("… someone I've never paid before?" over "Online transfers to
+# a new payee …"), "not enough" people is a "minimum" or "fewer than", and an event that does
+# not go ahead is "cancelled" ("what happens if not enough people sign up and my course
+# doesn't go ahead?" over "If we cancel a course, you will receive a full refund … Courses
+# need a minimum of 8 learners to run").
+_SAID_OTHERWISE = (
+    (_UNPAID_ASKED, _FREE_SAID),
+    (
+        re.compile(r"\bnever\s+(?:[\w'’]+\s+){0,3}?before\b", re.IGNORECASE),
+        re.compile(r"\b(?:new|first)\b", re.IGNORECASE),
+    ),
+    (
+        re.compile(r"\bnot\s+enough\b", re.IGNORECASE),
+        re.compile(r"\b(?:minimum|fewer|too\s+few|at\s+least)\b", re.IGNORECASE),
+    ),
+    (
+        re.compile(
+            r"\b(?:not|n['’]t|never)\s+(?:\w+\s+)?(?:go(?:ing)?\s+ahead|run|running|"
+            r"take\s+place|happen)\b",
+            re.IGNORECASE,
+        ),
+        re.compile(r"\b(?:cancel\w*|postpone\w*|called\s+off)\b", re.IGNORECASE),
+    ),
+)
 # A question asking for a clock time ("What time does the restaurant open?"; not "What time
 # did a river system develop?", which asks when), and a time of day a sentence may give.
 _WHAT_TIME = re.compile(
@@ -130,8 +155,9 @@ def negation_unmatched(question: str, quoted: str) -> str | None:
     they answer the question without it ("What is not used…" over "X is used…"). A word
     of the question negated by its prefix counts as a negation ("What happens if I don't
     reconcile my statement?" over "unreconciled transactions … are deducted"), and so does a
-    word that states one ("overdue", "suspended": `_NEGATIVE_STATES`), "free" a question
-    about not paying, and "new" or "first" one about what was "never … before". A negation
+    word that states one ("overdue", "suspended": `_NEGATIVE_STATES`), and the same negation
+    in other words (`_SAID_OTHERWISE`: "free" for not paying, "cancelled" for not going
+    ahead). A negation
     in the asker's situation before the question proper ("Nobody can log in - how quickly
     will support reply?") is not the question's."""
     found = NEGATION.search(question, len(leading_statement(question)))
@@ -141,9 +167,7 @@ def negation_unmatched(question: str, quoted: str) -> str | None:
         found.group(0).lower() == "without" or _CONDITION.search(question, 0, found.start())
     ):
         return None  # "How long do I have to send it back if I don't like it?" asks how long
-    if _UNPAID_ASKED.search(question) and _FREE_SAID.search(quoted):
-        return None
-    if _NEVER_BEFORE.search(question) and _NEW_SAID.search(quoted):
+    if any(asked.search(question) and said.search(quoted) for asked, said in _SAID_OTHERWISE):
         return None
     if _prefix_negated(question, quoted):
         return None
@@ -172,14 +196,19 @@ def negated_in_quote(question: str, quoted: Sequence[str]) -> str | None:
     is not negated and asks what, who, when or where ("I clicked a phishing link, what
     should I do?" over "Phishing emails that were not clicked can be reported …"; "What
     art did the Normans have a tradition of?" over "… did not have the rich traditions
-    …"): they speak of the opposite case. None when a sentence uses the word plainly, or
-    when a "no" answers the question (yes/no, may I, what happens)."""
+    …"): they speak of the opposite case. Only the first (best) quoted sentence's negations
+    count: a sentence beside it may speak of the other case ("Sickness and diarrhoea: keep
+    your child at home until 48 hours after the last episode." then "If your child will not
+    be coming in, phone …" for "when can he come back to nursery?"). None when a sentence
+    uses the word plainly, or when a "no" answers the question (yes/no, may I, what
+    happens)."""
     if NEGATION.search(question) or question_focus(question) in ANSWERED_BY_NO:
         return None
     asked = {stem(w): w for w in content_words(question, STOPWORDS)}
     negated: set[str] = set()
     plain: set[str] = set()
-    for sentence in quoted:
+    first: set[str] = set()
+    for n, sentence in enumerate(quoted):
         tokens = words(sentence.lower())
         after_negation = {
             i + 1 + k
@@ -190,7 +219,8 @@ def negated_in_quote(question: str, quoted: Sequence[str]) -> str | None:
         for i, token in enumerate(tokens):
             if stem(token) in asked:
                 (negated if i in after_negation else plain).add(stem(token))
-    only_negated = sorted(negated - plain)
+                first |= {stem(token)} if n == 0 and i in after_negation else set()
+    only_negated = sorted((negated - plain) & first)
     return asked[only_negated[0]] if only_negated else None
 
 
