@@ -216,6 +216,10 @@ def test_who_is_needs_a_sentence_that_names_someone_the_question_does_not() -> N
     # a question naming a role is answered by a name, not by another role
     assert names_no_one("Who is the Head of Operations?", ["Owner: Operations team."])
     assert not names_no_one("Who is Maria Lopez?", ["Maria Lopez is the data officer."])
+    # a sentence addressed to the reader says who is responsible: "you"
+    fences = "maintain your garden, and repair fences between your garden and a neighbour's;"
+    assert not names_no_one("Who's responsible for fixing the fence next door?", [fences])
+    assert names_no_one("Who is the fence contractor?", [fences])
 
 
 def test_a_word_negated_by_its_prefix_answers_a_negated_question() -> None:

@@ -108,6 +108,10 @@ _TIME_IN_WORDS = re.compile(
     re.IGNORECASE,
 )
 _NAME_OF = re.compile(r"\bnames?\s+of\b", re.IGNORECASE)
+# "Who is responsible for …?" is answered by a sentence addressed to the reader: a policy's
+# "you" and "your" name the one who must do it.
+_WHO_IS_RESPONSIBLE = re.compile(r"\b(?:responsible|liable)\b", re.IGNORECASE)
+_ADDRESSED = re.compile(r"\b(?:you|your)\b", re.IGNORECASE)
 _WHO_IS = re.compile(
     r"^\s*(?:who\s+(?:is|are|was|were)\b|who['’]s\b|"
     r"what(?:\s+is|\s+are|['’]s|s)\s+(?:the\s+)?names?\s+of\b)",
@@ -229,10 +233,13 @@ def names_no_one(question: str, quoted: Sequence[str]) -> bool:
     besides those the question names ("Who is the Data Protection Officer?" over "… the
     Data Protection Officer decides whether …"): they mention who is asked about, not
     who it is. A question asking for someone's name is met only by a name, not by a title
-    ("What's the name of the kennel manager?" over "… write to the Head of Kennels …")."""
+    ("What's the name of the kennel manager?" over "… write to the Head of Kennels …"). A
+    sentence addressed to the reader ("you", "your") answers who is responsible."""
     asked = question_proper(question)
     if not _WHO_IS.search(asked):
         return False
+    if _WHO_IS_RESPONSIBLE.search(asked) and any(_ADDRESSED.search(s) for s in quoted):
+        return False  # "… repair fences between your garden and a neighbour's": the reader
     if _NAME_OF.search(asked):
         return not any(names_a_person(sentence, question) for sentence in quoted)
     return not any(names_someone_new(sentence, question) for sentence in quoted)
