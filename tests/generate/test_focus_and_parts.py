@@ -17,7 +17,13 @@ from ragcite.generate.fits import (
     row_fit,
 )
 from ragcite.generate.focus import focus_match, leading_statement, question_focus, question_proper
-from ragcite.generate.joining import Candidate, price_kept_honest, rank, tightest_bands
+from ragcite.generate.joining import (
+    Candidate,
+    next_step,
+    price_kept_honest,
+    rank,
+    tightest_bands,
+)
 from ragcite.generate.missing_parts import beside_the_last_answer, not_in_documents
 from ragcite.generate.sentence_choice import FEATURES, WindowSentence, choice_features, stems
 
@@ -337,3 +343,18 @@ def test_a_part_asking_only_the_cost_is_answered_beside_the_last_answer() -> Non
     assert beside_the_last_answer(named, [overloaded], candidates, 0.4) is None
     assert beside_the_last_answer("what happens then", [overloaded], candidates, 0.4) is None
     assert beside_the_last_answer("what's the cost", [], candidates, 0.4) is None
+
+
+def test_a_refusal_right_after_a_permission_about_the_same_thing_joins_it() -> None:
+    rule = _candidate(
+        "You may swap a shift with another colleague in the same department who is trained "
+        "for the same role.",
+        0.48,
+        0.0,
+        0,
+    )
+    refusal = _candidate("Swaps between departments are not allowed.", 0.31, 0.0, 1)
+    unrelated = _candidate("Uniforms are not provided for agency staff.", 0.31, 0.0, 1)
+    question = "I work on reception, can I swap a shift with someone from housekeeping?"
+    assert next_step(question, rule, [rule, refusal]) is refusal
+    assert next_step(question, rule, [rule, unrelated]) is None

@@ -233,17 +233,18 @@ def _refuses(neighbour: Candidate, unsaid: set[str]) -> bool:
 def _excepts(after: Candidate, rule: Candidate) -> bool:
     """Whether `after` states an exception to `rule`, the sentence before it: it opens on
     one ("Anything above that must be declined …") or on another case of what `rule` is for
-    (`_OTHER_CASE`), or says "unless" or "except" about
-    something `rule` names ("Requests received after 60 days are declined unless the
-    charge was made in error …" after "Customers can request a refund within 60 days.")."""
+    (`_OTHER_CASE`), or says "unless", "except" or no about something `rule` names
+    ("Requests received after 60 days are declined unless the charge was made in error …"
+    after "Customers can request a refund within 60 days."; "Swaps between departments are
+    not allowed." after "You may swap a shift with another colleague in the same
+    department …")."""
     if _EXCEPTS.match(after.text):
         return True
     case = _OTHER_CASE.match(after.text)
     if case is not None and "for" in words(rule.text):
         return bool(content_stems(case.group(1)) & content_stems(rule.text))
-    return bool(_UNLESS.search(after.text)) and bool(
-        content_stems(after.text) & content_stems(rule.text)
-    )
+    shared = content_stems(after.text) & content_stems(rule.text)
+    return bool(shared) and bool(_UNLESS.search(after.text) or _REFUSAL.search(after.text))
 
 
 def other_chunk(
