@@ -358,3 +358,12 @@ def test_a_refusal_right_after_a_permission_about_the_same_thing_joins_it() -> N
     question = "I work on reception, can I swap a shift with someone from housekeeping?"
     assert next_step(question, rule, [rule, refusal]) is refusal
     assert next_step(question, rule, [rule, unrelated]) is None
+    # a no about the rule's subject that the question does not ask about stays out
+    gift = _candidate("Gift recipients can return items using the gift receipt.", 0.45, 0.0, 0)
+    credit = _candidate(
+        "Refunds for gift returns are issued as store credit, not to the purchaser's card.",
+        0.3,
+        0.0,
+        1,
+    )
+    assert next_step("Do I need a receipt for a taxi?", gift, [gift, credit]) is None

@@ -200,7 +200,7 @@ def next_step(query: str, best: Candidate, candidates: list[Candidate]) -> Candi
     after = next((c for c in near if c.position == best.position + 1), None)
     if after is not None and (
         _CONTINUES.match(after.text)
-        or (focus in _YES_NO_FOCI and _excepts(after, best))
+        or (focus in _YES_NO_FOCI and _excepts(after, best, query))
         or _completes(after, best)
     ):
         return after
@@ -230,21 +230,25 @@ def _refuses(neighbour: Candidate, unsaid: set[str]) -> bool:
     return bool(_REFUSAL.search(neighbour.text)) and bool(unsaid & stems(neighbour.text))
 
 
-def _excepts(after: Candidate, rule: Candidate) -> bool:
+def _excepts(after: Candidate, rule: Candidate, query: str) -> bool:
     """Whether `after` states an exception to `rule`, the sentence before it: it opens on
     one ("Anything above that must be declined …") or on another case of what `rule` is for
-    (`_OTHER_CASE`), or says "unless", "except" or no about something `rule` names
+    (`_OTHER_CASE`); or, about something `rule` names, it says "unless" or "except"
     ("Requests received after 60 days are declined unless the charge was made in error …"
-    after "Customers can request a refund within 60 days."; "Swaps between departments are
-    not allowed." after "You may swap a shift with another colleague in the same
-    department …")."""
+    after "Customers can request a refund within 60 days.") or says no to something the
+    question asks (`query`; "Swaps between departments are not allowed." after
+    "You may swap a shift with another colleague in the same department …")."""
     if _EXCEPTS.match(after.text):
         return True
     case = _OTHER_CASE.match(after.text)
     if case is not None and "for" in words(rule.text):
         return bool(content_stems(case.group(1)) & content_stems(rule.text))
-    shared = content_stems(after.text) & content_stems(rule.text)
-    return bool(shared) and bool(_UNLESS.search(after.text) or _REFUSAL.search(after.text))
+    if not content_stems(after.text) & content_stems(rule.text):
+        return False
+    refuses_what_is_asked = _REFUSAL.search(after.text) and content_stems(after.text) & (
+        content_stems(query)
+    )
+    return bool(_UNLESS.search(after.text) or refuses_what_is_asked)
 
 
 def other_chunk(
