@@ -46,10 +46,10 @@ def leeway(candidate: Candidate) -> float:
     return _FIT_LEEWAY if candidate.fit else 0.0
 
 
-# A contact line about what is asked, in the document whose best sentence says to call,
-# email or contact "us" without giving a number: "Bookings and collections — Phone: 0117 496
-# 0321" reads 0.29 against "What number do I ring to get my skip collected?", whose best
-# sentence is "When the skip is full, … call or email us to arrange collection."
+# A contact line about what is asked, in a document one of whose relevant sentences says to
+# call, email or contact "us" without giving a number: "Bookings and collections — Phone: 0117
+# 496 0321" reads 0.29 against "What number do I ring to get my skip collected?", over "When
+# the skip is full, … call or email us to arrange collection." (0.49).
 _REFERRED_LEEWAY = 0.2
 _REFERS_TO_US = re.compile(
     r"\b(?:call|phone|ring|telephone|e-?mail|contact|text|message|write\s+to)"

@@ -70,12 +70,11 @@ _UNPAID_ASKED = re.compile(
 _FREE_SAID = re.compile(rf"\b(?:free|complimentary|refund\w*|{NO_CHARGE})\b", re.IGNORECASE)
 # Negations a passage says in other words: not paying or not losing one's money is "free" or
 # "refunded" ("How many friends can I bring in without paying?" over "… up to 2 guests per
-# day … free of charge"), "never …
-# before" is "new" or "first" ("… someone I've never paid before?" over "Online transfers to
-# a new payee …"), "not enough" people is a "minimum" or "fewer than", and an event that does
-# not go ahead is "cancelled" ("what happens if not enough people sign up and my course
-# doesn't go ahead?" over "If we cancel a course, you will receive a full refund … Courses
-# need a minimum of 8 learners to run").
+# day … free of charge"), "never … before" is "new" or "first" ("… someone I've never paid
+# before?" over "Online transfers to a new payee …"), "not enough" people is a "minimum" or
+# "fewer than", and an event that does not go ahead is "cancelled" ("what happens if not
+# enough people sign up and my course doesn't go ahead?" over "If we cancel a course, you
+# will receive a full refund … Courses need a minimum of 8 learners to run").
 _SAID_OTHERWISE = (
     (_UNPAID_ASKED, _FREE_SAID),
     (
@@ -161,9 +160,8 @@ def negation_unmatched(question: str, quoted: str) -> str | None:
     reconcile my statement?" over "unreconciled transactions … are deducted"), and so does a
     word that states one ("overdue", "suspended": `_NEGATIVE_STATES`), and the same negation
     in other words (`_SAID_OTHERWISE`: "free" for not paying, "cancelled" for not going
-    ahead). A negation
-    in the asker's situation before the question proper ("Nobody can log in - how quickly
-    will support reply?") is not the question's."""
+    ahead). A negation in the asker's situation before the question proper ("Nobody can log
+    in - how quickly will support reply?") is not the question's."""
     found = NEGATION.search(question, len(leading_statement(question)))
     if found is None or NEGATION.search(quoted) or _NEGATIVE_STATES.search(quoted):
         return None
@@ -223,7 +221,8 @@ def negated_in_quote(question: str, quoted: Sequence[str]) -> str | None:
         for i, token in enumerate(tokens):
             if stem(token) in asked:
                 (negated if i in after_negation else plain).add(stem(token))
-                first |= {stem(token)} if n == 0 and i in after_negation else set()
+                if n == 0 and i in after_negation:
+                    first.add(stem(token))
     only_negated = sorted((negated - plain) & first)
     return asked[only_negated[0]] if only_negated else None
 
