@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragcite.text.prices import asks_price, states_price
+from ragcite.text.prices import asks_price, prices_the_other_case, states_price
 
 
 @pytest.mark.parametrize(
@@ -41,3 +41,17 @@ def test_questions_asking_a_price() -> None:
     assert not asks_price("How many days of leave do I get?")
     assert asks_price("what's the pay as you go price for a single session?")
     assert not asks_price("what's the deadline for the price review?")
+
+
+def test_the_next_sentence_prices_what_the_one_before_says_is_free() -> None:
+    free = (
+        "You may transfer to a different class or time slot free of charge during the first "
+        "three weeks of term, subject to space."
+    )
+    after = "Transfers after week 3 carry a £15 administration fee."
+    question = "is there a charge for that?"
+    assert prices_the_other_case(question, free, after)
+    # not a price question, nothing free before it, or about something else
+    assert not prices_the_other_case("can I change class?", free, after)
+    assert not prices_the_other_case(question, "Transfers need a form.", after)
+    assert not prices_the_other_case(question, free, "Lockers cost £15 a year.")

@@ -20,7 +20,7 @@ from ragcite.generate.sentence_choice import stems
 from ragcite.models import SourceChunk
 from ragcite.text.contacts import gives_contact, is_contact_line, wanted_contact
 from ragcite.text.labels import label_of
-from ragcite.text.prices import asks_price, states_price
+from ragcite.text.prices import asks_price, prices_the_other_case, states_price
 from ragcite.text.table_rows import is_table_row
 from ragcite.text.words import content_stems, words
 
@@ -202,6 +202,7 @@ def next_step(query: str, best: Candidate, candidates: list[Candidate]) -> Candi
         _CONTINUES.match(after.text)
         or (focus in _YES_NO_FOCI and _excepts(after, best, query))
         or _completes(after, best)
+        or prices_the_other_case(question_proper(query), best.text, after.text)
     ):
         return after
     if focus in _YES_NO_FOCI:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from ragcite.text.stems import stem
+from ragcite.text.words import content_stems
 
 # The words a question asking a price names it by, which a priced line need not repeat
 # ("what's the price per cubic metre?" over "Water usage — Metered customers: GBP 1.8420 per
@@ -61,3 +62,23 @@ def asks_price(question: str) -> bool:
 def states_price(sentence: str) -> bool:
     """Whether `sentence` states a price."""
     return bool(_PRICE_SAID.search(sentence))
+
+
+# An amount of money or a share of one, not "free" or "included".
+_AMOUNT = re.compile(
+    r"[$€£¥]\s?\d|\b(?:EUR|USD|GBP|AUD|CAD|CHF|NZD|INR|JPY)\s?\d|\d\s?%", re.IGNORECASE
+)
+_FREE = re.compile(rf"\bfree\b|\b(?:{NO_CHARGE})\b", re.IGNORECASE)
+
+
+def prices_the_other_case(question: str, free: str, after: str) -> bool:
+    """Whether, for a `question` asking a price, the sentence `after` puts an amount on what
+    the sentence before it says is `free` in some case ("Transfers after week 3 carry a £15
+    administration fee." after "You may transfer to a different class … free of charge during
+    the first three weeks of term" for "I'm in week 4 … is there a charge for that?")."""
+    return (
+        asks_price(question)
+        and _FREE.search(free) is not None
+        and _AMOUNT.search(after) is not None
+        and bool(content_stems(after) & content_stems(free))
+    )
