@@ -244,12 +244,12 @@ def _excepts(after: Candidate, rule: Candidate, query: str) -> bool:
     case = _OTHER_CASE.match(after.text)
     if case is not None and "for" in words(rule.text):
         return bool(content_stems(case.group(1)) & content_stems(rule.text))
-    if not content_stems(after.text) & content_stems(rule.text):
+    said = content_stems(after.text)
+    if not said & content_stems(rule.text):
         return False
-    refuses_what_is_asked = _REFUSAL.search(after.text) and content_stems(after.text) & (
-        content_stems(query)
-    )
-    return bool(_UNLESS.search(after.text) or refuses_what_is_asked)
+    if _UNLESS.search(after.text):
+        return True
+    return bool(_REFUSAL.search(after.text)) and bool(said & content_stems(query))
 
 
 def other_chunk(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 
 from ragcite.generate.fits import OUT_OF_HOURS_FIT
 from ragcite.generate.joining import Candidate
@@ -65,15 +66,20 @@ def contact_allowance(
     chosen sentences give none: `leeway`, at least `_CONTACT_LEEWAY`, and `_REFERRED_LEEWAY`
     for a contact line about what is asked in the document of a relevant sentence (reaching
     `floor`) that tells the reader to get in touch without saying how ("call or email us")."""
-    referring = {
-        window[c.chunk_rank].document_id
-        for c in candidates
-        if c.score >= floor and not c.contact and _REFERS_TO_US.search(c.text)
-    }
+
+    @cache
+    def referring() -> frozenset[str]:  # read once, and only when a contact line is weighed
+        return frozenset(
+            window[c.chunk_rank].document_id
+            for c in candidates
+            if c.score >= floor and not c.contact and _REFERS_TO_US.search(c.text)
+        )
 
     def allowance(candidate: Candidate) -> float:
-        own = leeway(candidate) if candidate.contact else _CONTACT_LEEWAY
-        if candidate.contact and window[candidate.chunk_rank].document_id in referring:
+        if not candidate.contact:
+            return _CONTACT_LEEWAY
+        own = leeway(candidate)
+        if window[candidate.chunk_rank].document_id in referring():
             return max(own, _REFERRED_LEEWAY)
         return own
 

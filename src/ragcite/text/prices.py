@@ -43,8 +43,10 @@ _PRICE_ASKED = re.compile(
     r"visit|lesson|person|head)\b",
     re.IGNORECASE,
 )
+# An amount of money by its sign or code ("£15", "GBP 30.00").
+_MONEY = r"[$€£¥]\s?\d|\b(?:EUR|USD|GBP|AUD|CAD|CHF|NZD|INR|JPY)\s?\d"
 _PRICE_SAID = re.compile(
-    r"[$€£¥]\s?\d|\b(?:EUR|USD|GBP|AUD|CAD|CHF|NZD|INR|JPY)\s?\d|"
+    rf"{_MONEY}|"
     r"\d[\d,.]*\s*(?:million|billion|thousand|m|bn|k)?\s*"
     r"(?:EUR|USD|GBP|AUD|CAD|euros?|dollars?|pounds?|pence|p|cents?)\b|"
     r"\bfree\b(?=\s*(?:[.,;:!?)]|$|(?:of|for|to|when|if|on|at|during|until|with)\b))|"
@@ -65,9 +67,7 @@ def states_price(sentence: str) -> bool:
 
 
 # An amount of money or a share of one, not "free" or "included".
-_AMOUNT = re.compile(
-    r"[$€£¥]\s?\d|\b(?:EUR|USD|GBP|AUD|CAD|CHF|NZD|INR|JPY)\s?\d|\d\s?%", re.IGNORECASE
-)
+_AMOUNT = re.compile(rf"{_MONEY}|\d\s?%", re.IGNORECASE)
 _FREE = re.compile(rf"\bfree\b|\b(?:{NO_CHARGE})\b", re.IGNORECASE)
 
 
