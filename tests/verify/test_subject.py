@@ -489,3 +489,34 @@ def test_a_price_asked_for_needs_no_word_price_and_a_chase_is_the_askers_verb(
     held = [(bags, _chunk(bags))]
     chase = "what's the phone number to chase my delayed bags?"
     assert missing_subject(chase, held, [held[0][1]], embedder) == []
+
+
+def test_a_thing_the_passage_names_by_its_kind_is_there(embedder: CachedEmbedder) -> None:
+    """ "my spaniel" is one of the "dogs" a campsite's rule is about; "the lorry" one of the
+    vehicles a defect procedure names (`ragcite.text.hypernyms`)."""
+    text = "Dogs are welcome on all pitches but not in the glamping pods."
+    quotes = [(text, _chunk(text, title="Site rules"))]
+    asked = "Can we bring our spaniel if we book one of the glamping pods?"
+    assert missing_subject(asked, quotes, [quotes[0][1]], embedder) == []
+    text = "A vehicle with a Category A defect may only return to service once signed off."
+    quotes = [(text, _chunk(text, title="Defect reporting"))]
+    asked = "Who has to sign off a Category A repair before the lorry can go back into service?"
+    assert "lorry" not in missing_subject(asked, quotes, [quotes[0][1]], embedder)
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "Is there a sauna I can use after swimming?",
+        "Does the leisure centre have a sauna?",
+        "How much is it to use the sauna?",
+    ],
+)
+def test_whether_a_thing_is_there_or_what_it_costs_needs_the_thing_itself(
+    asked: str, embedder: CachedEmbedder
+) -> None:
+    """A room is no sauna when the question is whether there is one or what it costs: the
+    passages must name it."""
+    text = "The changing rooms are open from 6am. Each room has lockers and showers."
+    quotes = [(text, _chunk(text, title="Leisure centre guide"))]
+    assert "sauna" in missing_subject(asked, quotes, [quotes[0][1]], embedder)

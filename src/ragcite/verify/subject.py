@@ -38,6 +38,7 @@ from ragcite.generate.lists import lead_ins
 from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.text.contacts import CONTACT_WORDS, wanted_contact
+from ragcite.text.hypernyms import broader_words
 from ragcite.text.prices import PRICE_STEMS, asks_price
 from ragcite.text.sentences import split_sentences
 from ragcite.text.short_forms import spell_out
@@ -150,9 +151,10 @@ def missing_subject(
     vocabulary = cited.union(*(words(p) for p in passages), *(_joined(p) for p in passages))
     known = {stem(w) for w in vocabulary}  # each distinct word stemmed once
     near = cache(lambda: {w for quote, c in quotes for w in words(_around(quote, c))})
+    by_kind = not asks_price(question) and not _ASKS_IF_THERE.search(question)
     parts = question_parts(question)
     if len(parts) > 1:
-        missing = [_missing(part, cited, known, near, embedder) for part in parts]
+        missing = [_missing(part, cited, known, near, embedder, by_kind) for part in parts]
         for i in range(1, len(parts)):  # "… paternity leave, and is it on full pay?"
             if (
                 follows_on(parts[i])
@@ -162,7 +164,7 @@ def missing_subject(
                 situation = set(words(leading_statement(parts[i - 1])))  # what it asks only
                 missing[i] = [w for w in missing[i - 1] if w not in situation]
         return list(dict.fromkeys(w for m in missing for w in m)) if all(missing) else []
-    return _missing(question, cited, known, near, embedder)
+    return _missing(question, cited, known, near, embedder, by_kind)
 
 
 # A part that asks (not "my dad is 88" before "and can't wheel his bin …").
@@ -271,6 +273,17 @@ def _excused(absent: list[str], topics: list[str], excusable: set[str]) -> list[
     return absent
 
 
+# A question whether a thing is there or on offer ("Is there a sauna?", "Do you hire out
+# generators?", "Does the centre have lockers?"): the passages must name the thing itself,
+# not only its kind (a room, a machine), as a question of what a thing costs must ("how
+# much is a replacement mailbox key?").
+_ASKS_IF_THERE = re.compile(
+    r"\bhow\s+much\b|\b(?:is|are)\s+there\b|\b(?:do|does)\s+(?:you|it|they|the\s+[a-z]+(?:\s+[a-z]+)?)\s+"
+    r"(?:have|sell|hire|rent|offer|provide|run|stock|supply|do)\b",
+    re.IGNORECASE,
+)
+
+
 def _starts_a_compound(word: str, known: set[str]) -> bool:
     """Whether a passage word begins with all of `word`, six letters or more ("whistle" in
     "whistleblowing")."""
@@ -290,11 +303,13 @@ def _missing(
     known: set[str],
     near: Callable[[], set[str]],
     embedder: Embedder,
+    by_kind: bool,
 ) -> list[str]:
     """`missing_subject` for one question (part): `cited` the quoted passages' words,
     `known` the stems of every retrieved passage's words and of the cited ones, `near`
     the words around the quotes (`_around`), where a synonym must stand (read only when
-    a word is missing)."""
+    a word is missing); with `by_kind`, a thing named by its kind is there ("spaniel":
+    "dogs", `ragcite.text.hypernyms`)."""
     kinds = {stem(w) for w in answer_kind_words(question)}
     if wanted_contact(
         question_proper(question)
@@ -312,6 +327,7 @@ def _missing(
         and not _starts_a_compound(w.lower(), known)
         and not (_written_lower(w, question) and typo_of(w, cited))
         and not any(stem(kin) in known for kin in _KIN.get(w.lower(), ()))
+        and not (by_kind and any(stem(kind) in known for kind in broader_words(w.lower())))
         and not _compound_of(w.lower(), known)
     ]
     if not absent:

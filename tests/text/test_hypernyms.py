@@ -1,0 +1,42 @@
+"""Broader words from WordNet: the kind a policy names for the thing a question names."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragcite.text.hypernyms import broader_words
+
+
+@pytest.mark.parametrize(
+    ("word", "kind"),
+    [
+        ("spaniel", "dog"),
+        ("spaniels", "dog"),
+        ("jacket", "garment"),
+        ("lorries", "vehicle"),
+        ("yacht", "vessel"),
+        ("wardrobe", "furniture"),
+        ("gelding", "horse"),
+        ("whisky", "alcohol"),
+        ("boxes", "container"),
+    ],
+)
+def test_a_thing_has_its_kind(word: str, kind: str) -> None:
+    assert kind in broader_words(word)
+
+
+@pytest.mark.parametrize("word", ["discount", "wages", "compensation", "parking", "berlin"])
+def test_an_act_a_possession_or_a_place_has_no_kind(word: str) -> None:
+    """ "a discount" is asked about as itself, never as the "price" it reduces."""
+    assert broader_words(word) == ()
+
+
+def test_the_most_general_words_are_never_a_kind() -> None:
+    kinds = {
+        k for w in ("dog", "bike", "kettle", "sofa", "parrot", "jacket") for k in broader_words(w)
+    }
+    assert kinds.isdisjoint({"entity", "object", "whole", "artifact", "organism", "thing"})
+
+
+def test_a_word_wordnet_does_not_know_has_no_kind() -> None:
+    assert broader_words("zzyzx") == () and broader_words("") == ()
