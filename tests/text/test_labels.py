@@ -76,6 +76,10 @@ def test_a_wrapped_line_and_a_list_item_keep_their_label() -> None:
         ("1.1 hot desk.", ""),
         ("8.2 Dedicated Desk memberships have a minimum term of 3 months.", ""),
         ("Hot Desk.", ""),
+        ("e) Disturbance allowance.", "Disturbance allowance"),
+        ("(b) Removal Costs.", "Removal Costs"),
+        ("a) You must pay now.", ""),  # a lettered item that states, not a title
+        ("iv) Temporary housing.", "Temporary housing"),
     ],
 )
 def test_a_numbered_clauses_title_is_its_own_sentence(sentence: str, title: str) -> None:

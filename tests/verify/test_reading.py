@@ -482,6 +482,17 @@ def test_comparatives_and_directions_are_read_as_opposites() -> None:
     assert northward is not None and '"southward"' in northward
 
 
+def test_an_opposite_before_a_preposition_turns_nothing_round() -> None:
+    """ "open on Saturdays" is answered by "open … and Saturday 7:30am to 12:30pm" beside
+    "closed on Sundays": "on" names no thing the two words could be said of."""
+    hours = (
+        "Both depots are open Monday to Friday 7:00am to 5:30pm and Saturday 7:30am to "
+        "12:30pm. We are closed on Sundays and bank holidays."
+    )
+    quotes = [(hours, _chunk(hours))]
+    assert reading_conflict("What time do you open on Saturdays?", quotes) is None
+
+
 def test_common_opposites_are_read_before_the_same_word() -> None:
     turn = "During the ice ages, the Rhine took a left turn, creating the Channel River."
     right = reading_conflict(

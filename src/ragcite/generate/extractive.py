@@ -60,7 +60,7 @@ from ragcite.generate.statements import Statement, statements_for
 from ragcite.models import DraftAnswer, DraftCitation, DraftClaim, SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.rerank.sentence_similarity import sentence_in_context
-from ragcite.text.labels import line_label
+from ragcite.text.labels import clause_title, line_label
 from ragcite.text.sentence_forms import one_line
 from ragcite.text.short_forms import spell_out
 from ragcite.text.table_rows import is_table_row
@@ -170,7 +170,9 @@ class ExtractiveGenerator:
         best one's neighbour when the answer may be one step on (`joining.next_step`), and the
         best sentence of another passage that ranks close and covers more of the question
         (`joining.other_chunk`)."""
-        ranked = sorted(candidates, key=lambda c: -rank(c))
+        # A clause's title ("e) Disturbance allowance.") is quoted with the sentence it heads
+        # (`labelled_opening`), never chosen for itself: it states nothing.
+        ranked = sorted(candidates, key=lambda c: (bool(clause_title(c.text)), -rank(c)))
         best = ranked[0]
         floor = max(self.min_relevance, max(c.score for c in ranked) - self.relative_margin)
         extras = [

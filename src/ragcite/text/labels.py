@@ -18,7 +18,8 @@ lead-in and an FAQ's answer from its question.
     [None, 0, None]
 
 So does a numbered clause's title that stands as its own sentence ("1.1 Hot Desk. Price:
-£189 per month."): the price is the hot desk's.
+£189 per month."): the price is the hot desk's; and a lettered item's ("e) Disturbance
+allowance. A one-off payment of £1,500 …").
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import re
 from collections.abc import Sequence
 
 from ragcite.text.sentences import begins_line
+from ragcite.text.words import STOPWORDS
 
 # A label: a capital letter first, at most five words and 40 characters, no sentence
 # punctuation, then a colon and a space ("Severity 2:", "**Tier A:**", "Step 3:"); not a
@@ -35,10 +37,12 @@ _LABEL = re.compile(r"[*_]*(?P<label>[A-Z][^\n:.?!;]{0,39}?)[*_]*:[*_]*[ \t]+\S"
 _MAX_LABEL_WORDS = 5
 # A numbered clause's title standing as its own sentence at the start of a line, the
 # clause's text following on that line ("1.1 Hot Desk. Price: £189 per month."): one to
-# four capitalised words after the clause number.
+# four capitalised words after the clause number; after a list letter ("e)", "(b)",
+# "iv)") also one to four words in lower case, without function words (`clause_title`).
 _CLAUSE_TITLE = re.compile(
-    r"\s*\d+(?:\.\d+)*\.?\s+(?P<label>[A-Z][\w'’&/-]*(?:\s+(?:[A-Z&][\w'’&/-]*|and|of|or)){0,3})"
-    r"\.\s*"
+    r"\s*(?:\d+(?:\.\d+)*\.?|\(?[a-z]\)|\(?[ivx]+\))\s+"
+    r"(?P<label>[A-Z][\w'’&/-]*(?:\s+(?:[A-Z&][\w'’&/-]*|and|of|or)){0,3})\.\s*"
+    r"|\s*\(?(?:[a-z]|[ivx]+)\)\s+(?P<item>[A-Z][\w'’&/-]*(?:\s+[\w'’&/-]+){0,3})\.\s*"
 )
 
 
@@ -54,7 +58,12 @@ def clause_title(sentence: str) -> str:
     """The title of a numbered clause when `sentence` is only that ("Hot Desk" of "1.1 Hot
     Desk."), or ""."""
     match = _CLAUSE_TITLE.fullmatch(sentence)
-    return match.group("label") if match else ""
+    if match is None:
+        return ""
+    item = match.group("item")
+    if item is not None:  # "e) Disturbance allowance.", not "a) You must pay now."
+        return "" if any(w.lower() in STOPWORDS for w in item.split()) else item
+    return match.group("label")
 
 
 def line_label(sentence: str) -> str:

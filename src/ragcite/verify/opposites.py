@@ -59,6 +59,9 @@ def _both_ways(pairs: tuple[tuple[str, str], ...]) -> dict[str, set[str]]:
 
 _PHRASE_OPPOSITE = _both_ways(_PHRASE_OPPOSITES)
 _ARTICLES = frozenset({"the", "a", "an"})
+# A preposition after the word names no thing: "open on Saturdays" is not turned round by
+# "closed on Sundays" beside "open Monday to Saturday".
+_PREPOSITIONS = frozenset("on at in for to from by with of during until till".split())
 # Opposite states, of which one answers a yes/no question about the other.
 _STATES = frozenset(
     "allowed forbidden accept reject accepted rejected win lose won lost success failure".split()
@@ -104,7 +107,7 @@ def _phrase_opposite(question: str, window_text: str) -> tuple[str, str] | None:
         if word not in _PHRASE_OPPOSITE:
             continue
         rest = [w for w in asked[i + 1 : i + 4] if w not in _ARTICLES]
-        if not rest:
+        if not rest or rest[0] in _PREPOSITIONS:
             continue
         after = " ".join(rest[:2]) if rest[0] == "than" and len(rest) > 1 else rest[0]
         tail = r"\s+(?:(?:the|a|an)\s+)?" + r"\s+".join(map(re.escape, after.split())) + r"\b"
