@@ -171,8 +171,10 @@ class ExtractiveGenerator:
         best sentence of another passage that ranks close and covers more of the question
         (`joining.other_chunk`)."""
         # A clause's title ("e) Disturbance allowance.") is quoted with the sentence it heads
-        # (`labelled_opening`), never chosen for itself: it states nothing.
-        ranked = sorted(candidates, key=lambda c: (bool(clause_title(c.text)), -rank(c)))
+        # (`labelled_opening`), never chosen for itself: it states nothing; a sentence
+        # about the other party's act ("If we cancel …" for "I need to cancel …") comes
+        # after every other.
+        ranked = sorted(candidates, key=_order)
         best = ranked[0]
         floor = max(self.min_relevance, max(c.score for c in ranked) - self.relative_margin)
         extras = [
@@ -326,6 +328,13 @@ def _coverage(
         / len(query_words)
         for f, words, q in zip(found, own, asked, strict=True)
     ]
+
+
+def _order(candidate: Candidate) -> tuple[bool, float]:
+    """Candidates' order for the best answer (`ExtractiveGenerator._answers`)."""
+    other = candidate.other_case and not is_table_row(candidate.text)  # rows: `rank`
+    aside = other or clause_title(candidate.text)
+    return bool(aside), -rank(candidate)
 
 
 def _relevance(candidates: list[Candidate]) -> float:

@@ -17,6 +17,7 @@ import re
 from functools import lru_cache
 
 from ragcite.generate.focus import question_proper
+from ragcite.text.actors import the_other_party_acts
 from ragcite.text.contacts import CONTACT_WORDS, gives_contact, wanted_contact
 from ragcite.text.labels import label_of
 from ragcite.text.month_ranges import month_range_holds, months_asked
@@ -368,14 +369,17 @@ def _in_digits(question: str) -> str:
 
 
 def candidate_fit(text: str, question: str, *, is_row: bool) -> tuple[int, bool]:
-    """How a candidate fits the question, and whether it is a table row for the other case
-    than the asker's (`label_negated`: its fit then counts for nothing). A row fits by its
+    """How a candidate fits the question, and whether it is about the other case than the
+    asker's: a table row whose label the question negates (`label_negated`: its fit then
+    counts for nothing), a sentence where the organisation does what the asker would
+    (`the_other_party_acts`: "If we cancel …" for "I need to cancel …"). A row fits by its
     label, a range it states or a cell (`row_fit`, `range_fit`, `cell_fit`); a sentence by a
     range or the numbered label opening it (`label_fit`); either by a month range holding the
     month the question names ("in December": "1 November to 31 March — …")."""
     season = int(month_range_holds(text, months_asked(question)))  # "in December"
     if not is_row:
-        return max(range_fit(text, question), label_fit(text, question), season), False
+        fit = max(range_fit(text, question), label_fit(text, question), season)
+        return fit, the_other_party_acts(text, question)
     if label_negated(text, question):
         return 0, True
     counted = _in_digits(question)  # a label's number, read with its unit: not `range_fit`

@@ -1,0 +1,68 @@
+"""Who does what: the asker's "I" is a document's "you", and a document's "we" is the
+organisation that wrote it.
+
+"I need to cancel my appointment this morning. Will I be charged?" is not answered by "If
+we cancel with less than 24 hours' notice, your next appointment will be charged at half
+price.": there the clinic cancels, not the patient. A sentence in which the organisation
+does what the asker would do (`the_other_party_acts`) is about the other case.
+
+    >>> the_other_party_acts(
+    ...     "If we cancel with less than 24 hours' notice, your next appointment is half price.",
+    ...     "I need to cancel my appointment this morning. Will I be charged?")
+    True
+    >>> the_other_party_acts(
+    ...     "If you cancel with less than 24 hours' notice, we charge 50% of the fee.",
+    ...     "I need to cancel my appointment this morning. Will I be charged?")
+    False
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragcite.text.stems import stem
+
+# What the asker does: "I need to cancel", "we'll have to cancel", "if I cancel", "can I
+# cancel" (the verb after "I"/"we", past the helping verbs).
+_ASKER_DOES = re.compile(
+    r"\b(?:i|we)(?:'ll|'d|'ve|'m)?\s+(?:(?:will|would|may|might|must|can|could|should|"
+    r"have|had|need|needed|want|wanted|got|going|really|just|only|also|"
+    r"probably|to)\s+){0,3}(?P<verb>[a-z]+)",
+    re.IGNORECASE,
+)
+_ASKED_FIRST = re.compile(
+    r"\b(?:can|could|may|should|must|do|did|will|would)\s+(?:i|we)\s+(?P<verb>[a-z]+)",
+    re.IGNORECASE,
+)
+# Verbs too common to say who acts ("be", "get", "have", "pay": both sides pay).
+_ANY_PARTY = frozenset(
+    "be is am are was were get got have has had do did need want go going pay paid "
+    "know think like see make use keep kept can could will would shall should may might must "
+    "won don didn doesn isn aren wasn haven".split()
+)
+# The organisation does it: "If we cancel", "where we have to cancel", "we may cancel".
+_WE_DO = r"\bwe\s+(?:(?:have|need|are|may|might|must|will|can|could|had)\s+(?:to\s+)?){{0,2}}{verb}"
+
+
+def _asker_verbs(question: str) -> set[str]:
+    """The stems of the verbs the asker is the subject of ("cancel" of "I need to cancel")."""
+    found = [
+        m.group("verb").lower() for p in (_ASKER_DOES, _ASKED_FIRST) for m in p.finditer(question)
+    ]
+    return {stem(v) for v in found if v not in _ANY_PARTY}
+
+
+def the_other_party_acts(sentence: str, question: str) -> bool:
+    """Whether `sentence` has the organisation ("we") do what the asker of `question` would
+    do ("I"/"we" asking), and never "you": it is about the other party's act."""
+    verbs = _asker_verbs(question)
+    if not verbs:
+        return False
+    said = sentence.lower()
+    for verb in verbs:
+        form = rf"{re.escape(verb)}\w*"
+        if re.search(_WE_DO.format(verb=form), said) and not re.search(
+            rf"\byou\s+(?:\w+\s+){{0,2}}{form}", said
+        ):
+            return True
+    return False
