@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import doctest
+
 import pytest
 
+import ragcite.text.actors
 from ragcite.text.actors import the_other_party_acts
 
 CANCEL = "I need to cancel my appointment this morning. Will I be charged?"
@@ -28,3 +31,7 @@ def test_the_organisation_doing_the_askers_act_is_the_other_case(
     sentence: str, question: str, other: bool
 ) -> None:
     assert the_other_party_acts(sentence, question) is other
+
+
+def test_the_documented_examples_hold() -> None:
+    assert doctest.testmod(ragcite.text.actors).failed == 0

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import doctest
+
 import pytest
 
+import ragcite.text.hypernyms
 from ragcite.text.hypernyms import broader_words
 
 
@@ -40,3 +43,7 @@ def test_the_most_general_words_are_never_a_kind() -> None:
 
 def test_a_word_wordnet_does_not_know_has_no_kind() -> None:
     assert broader_words("zzyzx") == () and broader_words("") == ()
+
+
+def test_the_documented_examples_hold() -> None:
+    assert doctest.testmod(ragcite.text.hypernyms).failed == 0

@@ -625,3 +625,12 @@ def test_for_no_particular_reason_is_no_negation() -> None:
     question = "What's the early termination fee if I leave for no particular reason?"
     assert reading_conflict(question, [(text, _chunk(text))]) is None
     assert negation_unmatched("Which fees are charged for no show?", text) == "no"
+
+
+def test_an_aside_after_the_question_is_no_part_of_it() -> None:
+    """ "… ? I want to ask about an exception." asks nothing: the who-question alone must be
+    met, and a sentence naming only the role it asks about does not meet it."""
+    rule = "Requests for exceptions to these criteria must be approved by the Head of Reward."
+    asked = "Who is the Head of Reward at the moment? I want to ask about an exception."
+    conflict = reading_conflict(asked, [(rule, _chunk(rule))])
+    assert conflict is not None and "asks who" in conflict

@@ -28,3 +28,25 @@ def question_parts(query: str) -> list[str]:
     parts = [p.strip(" ,.?!") for p in _PART_BREAK.split(query)]
     parts = [p for p in parts if any(w not in QUESTION_STOPWORDS for w in words(p))]
     return parts or [query]
+
+
+# A part that asks: it opens on a question word or a verb put first.
+_ASKS = re.compile(
+    r"(?:how|what|when|where|which|who|whom|whose|why|whether|can|could|do|does|did|is|are|"
+    r"was|were|will|would|should|shall|may|might|must|have|has|am)\b",
+    re.IGNORECASE,
+)
+
+
+def asking_parts(query: str) -> list[str]:
+    """`question_parts` without a statement after the last question mark: the asker's aside
+    ("Who is the Head of Reward? I want to ask about an exception."), which retrieval reads
+    ("… for my lab? She weighs about 30kg.") but no answer has to meet.
+
+    >>> asking_parts("Who is the Head of Reward? I want to ask about an exception.")
+    ['Who is the Head of Reward']
+    """
+    parts = question_parts(query)
+    if len(parts) > 1 and not query.rstrip().endswith("?") and not _ASKS.match(parts[-1]):
+        return parts[:-1]
+    return parts

@@ -20,7 +20,7 @@ import numpy as np
 
 from ragcite.generate.focus import leading_statement, question_focus, question_proper
 from ragcite.models import SourceChunk
-from ragcite.rerank.question_parts import question_parts
+from ragcite.rerank.question_parts import asking_parts
 from ragcite.text.contacts import asked_contact, gives_contact
 from ragcite.text.faq import answered_questions
 from ragcite.text.prices import NO_CHARGE, asks_price, states_price
@@ -292,12 +292,12 @@ def reading_conflict(question: str, quotes: Sequence[Quote]) -> str | None:
     """Why the quoted sentences, read closely, answer another question (None when they
     do not conflict with it): the question is negated and they are not, or they hold the
     opposite of one of its words. Deterministic; the pipeline's `gate.reading_check`. A
-    compound question conflicts only when every part does (the generator answers the
-    parts it can)."""
+    compound question conflicts only when every part that asks does (the generator
+    answers the parts it can; an aside after the question is no part: `asking_parts`)."""
     if not quotes:
         return None
     windows = [quote_window(q, c) for q, c in quotes]
-    conflicts = [_conflict(part, windows) for part in question_parts(question)]
+    conflicts = [_conflict(part, windows) for part in asking_parts(question)]
     return conflicts[0] if conflicts and all(conflicts) else None
 
 
