@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from ragcite.text.prices import asks_price, prices_the_other_case, states_price
+from ragcite.text.prices import (
+    asks_discount,
+    asks_price,
+    prices_the_other_case,
+    states_discount,
+    states_price,
+)
 
 
 @pytest.mark.parametrize(
@@ -55,3 +61,24 @@ def test_the_next_sentence_prices_what_the_one_before_says_is_free() -> None:
     assert not prices_the_other_case("can I change class?", free, after)
     assert not prices_the_other_case(question, "Transfers need a form.", after)
     assert not prices_the_other_case(question, free, "Lockers cost £15 a year.")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "discount"),
+    [
+        ("Residents aged 70 or over pay half price for all visitor hours.", True),
+        ("Students with a valid student card receive 10% off labour.", True),
+        ("Group discount: organisations booking five or more places save 10%.", True),
+        ("Pensioners pay the concession rate.", True),
+        ("IBSP member - full conference (3 days) — Early Bird: £495; Standard: £595", False),
+        ("Access tower 5.2m — Day: £66; Weekend: £99; Week: £132; Deposit: £250", False),
+    ],
+)
+def test_a_discount_is_stated_by_a_reduction_not_by_a_price(sentence: str, discount: bool) -> None:
+    assert states_discount(sentence) is discount
+
+
+def test_a_question_naming_a_discount_asks_about_one() -> None:
+    assert asks_discount("Is there a discount for retired members?")
+    assert asks_discount("How much is the staff discount on fees?")
+    assert not asks_discount("How much is a week's hire of the access tower?")

@@ -634,3 +634,16 @@ def test_an_aside_after_the_question_is_no_part_of_it() -> None:
     asked = "Who is the Head of Reward at the moment? I want to ask about an exception."
     conflict = reading_conflict(asked, [(rule, _chunk(rule))])
     assert conflict is not None and "asks who" in conflict
+
+
+def test_a_price_row_does_not_answer_whether_there_is_a_discount() -> None:
+    row = "IBSP member - full conference (3 days) — Early Bird: £495; Standard: £595"
+    conflict = reading_conflict(
+        "Is there a discount for retired IBSP members?", [(row, _chunk(row))]
+    )
+    assert conflict is not None and "discount" in conflict
+    offer = "Retired members receive 20% off the full conference rate."
+    assert (
+        reading_conflict("Is there a discount for retired members?", [(offer, _chunk(offer))])
+        is None
+    )

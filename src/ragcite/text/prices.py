@@ -4,7 +4,8 @@
 another branch?" and "How much extra does flood cover add?" ask a price (`asks_price`); a
 sentence states one when it holds an amount of money, a percentage, or says the thing is
 free, at no charge or included (`states_price`). The reading check declines a question
-asking a price over quotes that state none.
+asking a price over quotes that state none, and one asking about a discount over quotes
+that state no discount (`asks_discount`, `states_discount`).
 
     >>> asks_price("Is there a fee if I drop the car off at a different branch?")
     True
@@ -69,6 +70,32 @@ def states_price(sentence: str) -> bool:
 # An amount of money or a share of one, not "free" or "included".
 _AMOUNT = re.compile(rf"{_MONEY}|\d\s?%", re.IGNORECASE)
 _FREE = re.compile(rf"\bfree\b|\b(?:{NO_CHARGE})\b", re.IGNORECASE)
+
+
+# A question about a discount ("Is there a discount for retired members?", "How much is the
+# staff discount?") and a sentence that states one: a discount, a reduction or concession,
+# money or a share off, half price, a lower price, or free.
+_DISCOUNT_ASKED = re.compile(r"\b(?:discount(?:s|ed)?|reductions?|concessions?)\b", re.IGNORECASE)
+_DISCOUNT_SAID = re.compile(
+    r"\b(?:discount\w*|reduc\w*|concession\w*|cheaper|lower|less|off|free|waived|"
+    r"half[\s-]price|social\s+tariff)\b|\d\s?%|\bper\s?cent\b",
+    re.IGNORECASE,
+)
+
+
+def asks_discount(question: str) -> bool:
+    """Whether `question` asks about a discount, reduction or concession."""
+    return bool(_DISCOUNT_ASKED.search(question))
+
+
+def states_discount(sentence: str) -> bool:
+    """Whether `sentence` states a discount: a price row without one ("IBSP member — Early
+    Bird: £495; Standard: £595") does not.
+
+    >>> states_discount("Residents aged 70 or over pay half price for all visitor hours.")
+    True
+    """
+    return bool(_DISCOUNT_SAID.search(sentence))
 
 
 def prices_the_other_case(question: str, free: str, after: str) -> bool:

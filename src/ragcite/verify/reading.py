@@ -23,7 +23,13 @@ from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import asking_parts
 from ragcite.text.contacts import asked_contact, gives_contact
 from ragcite.text.faq import answered_questions
-from ragcite.text.prices import NO_CHARGE, asks_price, states_price
+from ragcite.text.prices import (
+    NO_CHARGE,
+    asks_discount,
+    asks_price,
+    states_discount,
+    states_price,
+)
 from ragcite.text.sentences import split_sentences
 from ragcite.text.stems import stem
 from ragcite.text.table_rows import is_table_row
@@ -275,6 +281,13 @@ def gives_no_price(question: str, quoted: Sequence[str]) -> bool:
     return not any(states_price(s) for s in quoted)
 
 
+def gives_no_discount(question: str, quoted: Sequence[str]) -> bool:
+    """Whether a question about a discount ("Is there a discount for retired members?") is
+    met by sentences that state none (`states_discount`): a price row is no discount."""
+    asked = question_proper(question)
+    return asks_discount(asked) and not any(states_discount(s) for s in quoted)
+
+
 def _gives_time(sentence: str) -> bool:
     """Whether `sentence` gives a time of day ("no later than 9:30am", "07:00", "noon")."""
     return bool(_TIME_IN_WORDS.search(sentence)) or any(q.time_of_day for q in quantities(sentence))
@@ -336,6 +349,11 @@ def _conflict(question: str, windows: list[Window]) -> str | None:
         return (
             "Not answered: the question asks what time, and the quoted passages give no "
             "time of day; the closest sources are shown."
+        )
+    if gives_no_discount(question, sentences):
+        return (
+            "Not answered: the question asks about a discount, and the quoted passages state "
+            "none; the closest sources are shown."
         )
     if gives_no_price(question, sentences):
         return (
