@@ -53,3 +53,23 @@ def test_a_lettered_items_title_is_quoted_with_what_it_heads(embedder: Embedder)
     question = "Do I need to keep receipts for the disturbance allowance?"
     claims = _claims(embedder, question, [RELOCATION])
     assert len(claims) > 1 and any("does not need receipts" in c for c in claims)
+
+
+SPA = passage_chunk(
+    "c_spa0000004",
+    "Treatments can be booked by calling Spa Reception on 015394 41207 (open 8am to 8pm "
+    "daily), by emailing spa@greystonemanor.co.uk, or online through the spa page of our "
+    "website. Hotel residents may book treatments up to 8 weeks before their arrival date. "
+    "Day guests who are not staying at the hotel may book up to 6 weeks in advance.\n\n"
+    "We ask for a credit or debit card to secure every treatment booking.",
+    heading="Booking a treatment",
+    title="The Spa at Greystone Manor: Treatment Booking, Arrival and Cancellation Policy",
+)
+
+
+def test_the_askers_case_comes_before_the_negated_one(embedder: Embedder) -> None:
+    """ "We're staying at the hotel" is the residents' case, not the day guests' who are
+    "not staying at the hotel", though that sentence shares more of the question's words."""
+    question = "We're staying at the hotel in August. How far ahead can we book our treatments?"
+    draft = ExtractiveGenerator(embedder).generate(question, [SPA])
+    assert draft.answerable and "8 weeks" in draft.claims[0].claim_text

@@ -32,6 +32,8 @@ FOCI = (
     "yes_no",
     "other",
 )
+# Questions a negated sentence or an opposite state answers ("Can I …?": "You may not …").
+ANSWERED_BY_NO = frozenset({"yes_no", "permission", "consequence"})
 
 _I = re.IGNORECASE
 _QUESTION_FOCUS: tuple[tuple[str, re.Pattern[str]], ...] = (

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import re
 
-from ragcite.generate.focus import question_focus, question_proper
+from ragcite.generate.focus import ANSWERED_BY_NO, question_focus, question_proper
 from ragcite.text.words import words
 
-# Questions a negated sentence or an opposite state answers ("Can I …?": "You may not …").
-ANSWERED_BY_NO = frozenset({"yes_no", "permission", "consequence"})
 # Pairs of opposites a changed question often swaps in (both directions are read). Words
 # as common as "before"/"after" or "more"/"less" are left out: a question uses them for
 # other ends.

@@ -18,7 +18,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ragcite.generate.focus import leading_statement, question_focus, question_proper
+from ragcite.generate.focus import (
+    ANSWERED_BY_NO,
+    leading_statement,
+    question_focus,
+    question_proper,
+)
+from ragcite.generate.other_case import NEGATION, negated_in_quote
 from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import asking_parts
 from ragcite.text.contacts import asked_contact, gives_contact
@@ -33,21 +39,13 @@ from ragcite.text.prices import (
 from ragcite.text.sentences import split_sentences
 from ragcite.text.stems import stem
 from ragcite.text.table_rows import is_table_row
-from ragcite.text.words import STOPWORDS, content_stems, content_words, words
+from ragcite.text.words import content_stems, words
 from ragcite.verify.answer_types import names_a_person, names_someone_new
-from ragcite.verify.opposites import ANSWERED_BY_NO, opposite_pair
+from ragcite.verify.opposites import opposite_pair
 from ragcite.verify.stated_years import year_unmatched
 from ragcite.verify.support.quantities import quantities
 
-# "for no (particular) reason" says why the asker does it, not what is negated.
-NEGATION = re.compile(
-    r"\b(?:not|never|none|nobody|nothing|neither|nor|without|cannot)\b|n't\b|"
-    r"\bno\b(?!\s+(?:particular\s+|good\s+|specific\s+|real\s+)?reason\b)",
-    re.IGNORECASE,
-)
 Quote = tuple[str, SourceChunk]
-# Between a negation and the word it negates: "not be used", "never fully paid".
-_NEGATED_GAP = frozenset("be been being is are was were also always fully yet still ever".split())
 _NEGATING_PREFIXES = ("un", "non", "dis", "in", "im")
 # Words that state a negation in one word: a course not finished on time is "overdue", a
 # driver no longer allowed to drive is "suspended from driving", a payment not made has
@@ -199,40 +197,6 @@ def _prefix_negated(question: str, quoted: str) -> bool:
     return False
 
 
-def negated_in_quote(question: str, quoted: Sequence[str]) -> str | None:
-    """The question word that the quoted sentences only ever negate, for a question that
-    is not negated and asks what, who, when or where ("I clicked a phishing link, what
-    should I do?" over "Phishing emails that were not clicked can be reported …"; "What
-    art did the Normans have a tradition of?" over "… did not have the rich traditions
-    …"): they speak of the opposite case. Only the first (best) quoted sentence's negations
-    count: a sentence beside it may speak of the other case ("Sickness and diarrhoea: keep
-    your child at home until 48 hours after the last episode." then "If your child will not
-    be coming in, phone …" for "when can he come back to nursery?"). None when a sentence
-    uses the word plainly, or when a "no" answers the question (yes/no, may I, what
-    happens)."""
-    if NEGATION.search(question) or question_focus(question) in ANSWERED_BY_NO:
-        return None
-    asked = {stem(w): w for w in content_words(question, STOPWORDS)}
-    negated: set[str] = set()
-    plain: set[str] = set()
-    first: set[str] = set()
-    for n, sentence in enumerate(quoted):
-        tokens = words(sentence.lower())
-        after_negation = {
-            i + 1 + k
-            for i, token in enumerate(tokens)
-            if token in ("not", "never", "no")
-            for k in range(_gap(tokens, i + 1) + 1)
-        }
-        for i, token in enumerate(tokens):
-            if stem(token) in asked:
-                (negated if i in after_negation else plain).add(stem(token))
-                if n == 0 and i in after_negation:
-                    first.add(stem(token))
-    only_negated = sorted((negated - plain) & first)
-    return asked[only_negated[0]] if only_negated else None
-
-
 def names_no_one(question: str, quoted: Sequence[str]) -> bool:
     """Whether a "Who is …?" question is met by sentences that name no person or role
     besides those the question names ("Who is the Data Protection Officer?" over "… the
@@ -291,14 +255,6 @@ def gives_no_discount(question: str, quoted: Sequence[str]) -> bool:
 def _gives_time(sentence: str) -> bool:
     """Whether `sentence` gives a time of day ("no later than 9:30am", "07:00", "noon")."""
     return bool(_TIME_IN_WORDS.search(sentence)) or any(q.time_of_day for q in quantities(sentence))
-
-
-def _gap(tokens: list[str], start: int) -> int:
-    """How many `_NEGATED_GAP` words follow `start` (at most 2)."""
-    gap = 0
-    while gap < 2 and start + gap < len(tokens) and tokens[start + gap] in _NEGATED_GAP:
-        gap += 1
-    return gap
 
 
 def reading_conflict(question: str, quotes: Sequence[Quote]) -> str | None:
