@@ -36,12 +36,13 @@ import numpy as np
 
 from ragcite.config import GateSettings
 from ragcite.embed.base import Embedder
+from ragcite.generate.other_case import NEGATION
 from ragcite.learn.model import LearnedModel, load_models, require_features
 from ragcite.models import CitedClaim, SourceChunk
 from ragcite.text.stems import stem
 from ragcite.text.words import QUESTION_STOPWORDS, content_stems
 from ragcite.verify.answer_types import TYPES, expected_type, holds_type
-from ragcite.verify.reading import NEGATION, reading_conflict
+from ragcite.verify.reading import reading_conflict
 from ragcite.verify.subject import missing_subject
 
 MODEL_FILE = "assets/answerability_model.json"
