@@ -162,6 +162,11 @@ def test_everyday_shortenings_of_care_and_leave_are_read_in_full() -> None:
         ),
         ("Do I bring my tablets?", "Bring all medicines you take.", "Do I bring my medicines?"),
         (
+            "Do I need to provide my own hoover?",
+            "For regular cleans, you provide the vacuum cleaner, mop and bucket.",
+            "Do I need to provide my own vacuum cleaner?",
+        ),
+        (
             "Can I pay it off in chunks?",
             "You can spread the cost over three instalments by Direct Debit.",
             "Can I pay it off instalments?",

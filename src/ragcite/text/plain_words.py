@@ -41,6 +41,8 @@ chemist = pharmacy
 gym = fitness suite, fitness centre, fitness center, fitness
 bundle = pack, package
 tablet = medicine, medication
+hoover = vacuum cleaner, vacuum
+meds = medicines, medication, prescriptions
 in chunks = by instalments, in instalments, instalments, by installments, installments
 bit by bit = by instalments, in instalments, instalments, installments
 """
