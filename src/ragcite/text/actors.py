@@ -19,6 +19,7 @@ does what the asker would do (`the_other_party_acts`) is about the other case.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ragcite.text.stems import stem
 
@@ -44,21 +45,22 @@ _ANY_PARTY = frozenset(
 _WE_DO = r"\bwe\s+(?:(?:have|need|are|may|might|must|will|can|could|had)\s+(?:to\s+)?){{0,2}}{verb}"
 
 
-def _asker_verbs(question: str) -> set[str]:
+@lru_cache(maxsize=1024)  # read for every candidate sentence of a question
+def _asker_verbs(question: str) -> frozenset[str]:
     """The stems of the verbs the asker is the subject of ("cancel" of "I need to cancel")."""
     found = [
         m.group("verb").lower() for p in (_ASKER_DOES, _ASKED_FIRST) for m in p.finditer(question)
     ]
-    return {stem(v) for v in found if v not in _ANY_PARTY}
+    return frozenset(stem(v) for v in found if v not in _ANY_PARTY)
 
 
 def the_other_party_acts(sentence: str, question: str) -> bool:
     """Whether `sentence` has the organisation ("we") do what the asker of `question` would
     do ("I"/"we" asking), and never "you": it is about the other party's act."""
     verbs = _asker_verbs(question)
-    if not verbs:
-        return False
     said = sentence.lower()
+    if not verbs or "we " not in said:
+        return False
     for verb in verbs:
         form = rf"{re.escape(verb)}\w*"
         if re.search(_WE_DO.format(verb=form), said) and not re.search(
