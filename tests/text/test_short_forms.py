@@ -162,6 +162,11 @@ def test_everyday_shortenings_of_care_and_leave_are_read_in_full() -> None:
         ),
         ("Do I bring my tablets?", "Bring all medicines you take.", "Do I bring my medicines?"),
         (
+            "How much do I have to pay upfront to hold a place?",
+            "A non-refundable deposit of 30% of the total fee is required to secure your booking.",
+            "How much do I have to deposit to hold a place?",
+        ),
+        (
             "Do I need to provide my own hoover?",
             "For regular cleans, you provide the vacuum cleaner, mop and bucket.",
             "Do I need to provide my own vacuum cleaner?",
