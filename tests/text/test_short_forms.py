@@ -211,3 +211,12 @@ def test_reply_is_read_as_the_passages_respond() -> None:
     assert formal_verbs("How long have we got to reply?", ["We must respond within a month."]) == (
         "How long have we got to respond?"
     )
+
+
+def test_a_payment_that_bounces_fails_and_a_broken_thing_is_damaged() -> None:
+    terms = ["If a payment fails, we will re-present it after 7 days."]
+    assert formal_verbs("What if my payment bounces?", terms) == "What if my payment fails?"
+    rules = ["If a team causes damage to props, the lead booker is charged the repair."]
+    assert (
+        formal_verbs("What if someone breaks a prop?", rules) == "What if someone damages a prop?"
+    )
