@@ -167,6 +167,21 @@ def test_everyday_shortenings_of_care_and_leave_are_read_in_full() -> None:
             "How much do I have to deposit to hold a place?",
         ),
         (
+            "Can I get my money back?",
+            "You have 14 days to cancel for a full refund.",
+            "Can I get my refund?",
+        ),
+        (
+            "Do I need a sick note?",
+            "After seven days' absence you must send us a fit note from your GP.",
+            "Do I need a fit note?",
+        ),
+        (
+            "Can I bring the buggy on board?",
+            "Infants may bring one pushchair and one car seat free of charge.",
+            "Can I bring the pushchair on board?",
+        ),
+        (
             "Do I need to provide my own hoover?",
             "For regular cleans, you provide the vacuum cleaner, mop and bucket.",
             "Do I need to provide my own vacuum cleaner?",
