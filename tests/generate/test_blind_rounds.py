@@ -259,7 +259,7 @@ def test_the_answer_is_quoted(
         (20, "how much is a weekly parking pass at the hospital?", "state no price"),
         (20, "how much does the bedside TV cost per day?", "state no price"),
         (19, "is there a fee if I drop the car off at a different branch?", "state no price"),
-        (19, "is there a discount at camp if I book all eight weeks?", "state no price"),
+        (19, "is there a discount at camp if I book all eight weeks?", "about a discount"),
         # the map's pick, the PE polo shirt's price, is less relevant than the shorts' line
         (36, "how much do the navy PE shorts cost from Pennant Schoolwear?", "state no price"),
         (
