@@ -25,6 +25,17 @@ CANCEL = "I need to cancel my appointment this morning. Will I be charged?"
         ("We will keep your times for 14 days.", "Do we keep paying for her visits?", False),
         ("We can remake them once.", "I can't get used to my new glasses, what can you do?", False),
         ("If we move your appointment, we will tell you.", "Can I move my appointment?", True),
+        # ending a service, said another way: "stop" asked, "end" said
+        (
+            "We may end the service with 2 weeks' notice.",
+            "How much notice do I need to give to stop my regular cleaning?",
+            True,
+        ),
+        (
+            "You may end your regular service by giving us 2 weeks' notice.",
+            "How much notice do I need to give to stop my regular cleaning?",
+            False,
+        ),
     ],
 )
 def test_the_organisation_doing_the_askers_act_is_the_other_case(

@@ -41,6 +41,11 @@ _ANY_PARTY = frozenset(
     "know think like see make use keep kept can could will would shall should may might must "
     "won don didn doesn isn aren wasn haven".split()
 )
+# Ending an agreement, said many ways: the asker who wants to "stop" the service is the
+# other party to "We may end the service with 2 weeks' notice".
+_ENDING = frozenset(stem(v) for v in "stop end cancel terminate quit".split())
+# "… notice do I need to give to stop my regular cleaning?": an ending the asker wants.
+_TO_END = re.compile(r"\bto\s+(stop|end|cancel|terminate|quit)\b", re.IGNORECASE)
 # The organisation does it: "If we cancel", "where we have to cancel", "we may cancel".
 _WE_DO = r"\bwe\s+(?:(?:have|need|are|may|might|must|will|can|could|had)\s+(?:to\s+)?){{0,2}}{verb}"
 
@@ -51,7 +56,10 @@ def _asker_verbs(question: str) -> frozenset[str]:
     found = [
         m.group("verb").lower() for p in (_ASKER_DOES, _ASKED_FIRST) for m in p.finditer(question)
     ]
-    return frozenset(stem(v) for v in found if v not in _ANY_PARTY)
+    if re.search(r"\b(?:i|we)\b", question, re.IGNORECASE):
+        found += [m.group(1).lower() for m in _TO_END.finditer(question)]
+    verbs = {stem(v) for v in found if v not in _ANY_PARTY}
+    return frozenset(verbs | _ENDING if verbs & _ENDING else verbs)
 
 
 def the_other_party_acts(sentence: str, question: str) -> bool:
