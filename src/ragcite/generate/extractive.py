@@ -173,10 +173,6 @@ class ExtractiveGenerator:
         best one's neighbour when the answer may be one step on (`joining.next_step`), and the
         best sentence of another passage that ranks close and covers more of the question
         (`joining.other_chunk`)."""
-        # A clause's title ("e) Disturbance allowance.") is quoted with the sentence it heads
-        # (`labelled_opening`), never chosen for itself: it states nothing; a sentence
-        # about the other party's act ("If we cancel …" for "I need to cancel …") comes
-        # after every other.
         ranked = _asker_case_first(query, sorted(candidates, key=_order))
         best = ranked[0]
         floor = max(self.min_relevance, max(c.score for c in ranked) - self.relative_margin)
@@ -349,7 +345,10 @@ def _asker_case_first(query: str, ranked: list[Candidate]) -> list[Candidate]:
 
 
 def _order(candidate: Candidate) -> tuple[bool, float]:
-    """Candidates' order for the best answer (`ExtractiveGenerator._answers`)."""
+    """Candidates' order for the best answer (`ExtractiveGenerator._answers`): by rank, but a
+    clause's title ("e) Disturbance allowance.", quoted with the sentence it heads by
+    `labelled_opening`, never chosen for itself: it states nothing) and a sentence about the
+    other party's act ("If we cancel …" for "I need to cancel …") after every other."""
     other = candidate.other_case and not is_table_row(candidate.text)  # rows: `rank`
     aside = other or clause_title(candidate.text)
     return bool(aside), -rank(candidate)
