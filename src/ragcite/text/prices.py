@@ -72,6 +72,19 @@ _AMOUNT = re.compile(rf"{_MONEY}|\d\s?%", re.IGNORECASE)
 _FREE = re.compile(rf"\bfree\b|\b(?:{NO_CHARGE})\b", re.IGNORECASE)
 
 
+def prices_the_other_case(question: str, free: str, after: str) -> bool:
+    """Whether, for a `question` asking a price, the sentence `after` puts an amount on what
+    the sentence before it says is `free` in some case ("Transfers after week 3 carry a £15
+    administration fee." after "You may transfer to a different class … free of charge during
+    the first three weeks of term" for "I'm in week 4 … is there a charge for that?")."""
+    return (
+        asks_price(question)
+        and _FREE.search(free) is not None
+        and _AMOUNT.search(after) is not None
+        and bool(content_stems(after) & content_stems(free))
+    )
+
+
 # A question about a discount ("Is there a discount for retired members?", "How much is the
 # staff discount?") and a sentence that states one: a discount, a reduction or concession,
 # money or a share off, half price, a lower price, or free.
@@ -96,16 +109,3 @@ def states_discount(sentence: str) -> bool:
     True
     """
     return bool(_DISCOUNT_SAID.search(sentence))
-
-
-def prices_the_other_case(question: str, free: str, after: str) -> bool:
-    """Whether, for a `question` asking a price, the sentence `after` puts an amount on what
-    the sentence before it says is `free` in some case ("Transfers after week 3 carry a £15
-    administration fee." after "You may transfer to a different class … free of charge during
-    the first three weeks of term" for "I'm in week 4 … is there a charge for that?")."""
-    return (
-        asks_price(question)
-        and _FREE.search(free) is not None
-        and _AMOUNT.search(after) is not None
-        and bool(content_stems(after) & content_stems(free))
-    )
