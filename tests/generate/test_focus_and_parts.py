@@ -41,6 +41,8 @@ from ragcite.generate.sentence_choice import FEATURES, WindowSentence, choice_fe
         ("How fast does support respond to a critical ticket?", "duration"),
         ("How quickly must a phishing email be reported?", "duration"),
         ("How soon after a trip are claims due?", "duration"),
+        ("How much notice do you need to hire the whole venue?", "duration"),
+        ("How far ahead can we book our treatments?", "duration"),
         ("Why is MFA required?", "reason"),
         ("Is SSO included in the Free plan?", "yes_no"),
         ("Do I need a receipt for a taxi?", "permission"),

@@ -49,7 +49,9 @@ _QUESTION_FOCUS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "duration",
         re.compile(
-            r"\bhow\s+(?:long|fast|quickly|soon|many\s+(?:days|weeks|months|years|hours))\b", _I
+            r"\bhow\s+(?:long|fast|quickly|soon|many\s+(?:days|weeks|months|years|hours)|"
+            r"much\s+(?:notice|warning|time)|far\s+(?:ahead|in\s+advance))\b",
+            _I,
         ),
     ),
     (
