@@ -104,3 +104,17 @@ def test_whitespace_and_empty_input() -> None:
     assert split_sentences("") == []
     assert split_sentences("   \n\n ") == []
     assert sentences("  One sentence without a stop  ") == ["One sentence without a stop"]
+
+
+def test_a_wrapped_line_that_opens_on_an_amount_is_no_heading_below_it() -> None:
+    """A PDF wraps "… we refund\\n50%." mid-sentence: the line before is no heading, though
+    short, unpunctuated and followed by a digit; a clause number after a heading still is."""
+    text = "Between 72 and 24 hours before, we refund\n50%. No-shows are not refunded."
+    assert sentences(text) == [
+        "Between 72 and 24 hours before, we refund\n50%.",
+        "No-shows are not refunded.",
+    ]
+    assert sentences("Fees and charges\n1. Booking fee: 5 pounds.") == [
+        "Fees and charges",
+        "1. Booking fee: 5 pounds.",
+    ]

@@ -57,6 +57,9 @@ _BULLET_OR_HEADING = re.compile(
 _BULLET = re.compile(rf"{_BULLETS}[ \t]+(?=\S)")
 _BULLET_BEFORE = re.compile(rf"[ \t]*{_BULLETS}[ \t]+")
 _NUMBERED = re.compile(r"\(?\d{1,2}[.)][ \t]+\S")
+# A line a heading may stand above: a clause number, then a capital ("3.2 Parental leave",
+# "1) Fees"); not a wrapped line that opens on an amount ("50%.", "14 days").
+_NUMBERED_LINE = re.compile(r"\(?\d{1,3}(?:\.\d{1,3})*[.)]?[ \t]+[\"'“‘(]*[A-Z]")
 _NEXT_START = re.compile(r"\s*[\"'“‘(\[]*(?P<c>\S)?")
 _LAST_WORD = re.compile(r"(\w+)\W*$")
 _TERMINAL_PUNCTUATION = frozenset(".!?…:;,")
@@ -224,4 +227,6 @@ def _is_heading_line(text: str, sentence_start: int, newline: int, end: int) -> 
         return False
     nxt = _NEXT_START.match(text, newline + 1, end)
     next_char = nxt.group("c") if nxt else None
-    return next_char is not None and (next_char.isupper() or next_char.isdigit())
+    if next_char is not None and next_char.isdigit():  # "1. …", not a wrapped "50%." or "14 days"
+        return _NUMBERED_LINE.match(text, nxt.start("c"), end) is not None
+    return next_char is not None and next_char.isupper()
