@@ -8,8 +8,10 @@ shape ("how soon", "what is the deadline", "the previous policy":
 the question's MiniLM embedding by at least `MIN_SALIENCE` (or, with the other missing
 words, by `JOINT_SALIENCE`). It is covered when the passages the answer quotes (title, section and
 text) hold it, as the same stem, a word sharing its first letters ("closure" and
-"closed"), a word it misspells in lower case ("anual": `ragcite.verify.typos`), or a close
-synonym by MiniLM word similarity ("vacation" and "holidays") beside the quote. A
+"closed"), a word it misspells in lower case ("anual": `ragcite.verify.typos`), a close
+synonym by MiniLM word similarity ("vacation" and "holidays") beside the quote, or the kind of
+thing it is ("spaniel": "dogs", `ragcite.text.hypernyms`) unless the question asks whether the
+thing is there or what it costs ("Is there a sauna?": a room is no sauna). A
 contact question's "phone" or "number" is left to the contact check, and the verb after
 the asker or a modal ("can I push to prod?") is excused, like the asker's situation, when
 another topic word is there.
