@@ -227,6 +227,8 @@ def _is_heading_line(text: str, sentence_start: int, newline: int, end: int) -> 
         return False
     nxt = _NEXT_START.match(text, newline + 1, end)
     next_char = nxt.group("c") if nxt else None
-    if next_char is not None and next_char.isdigit():  # "1. …", not a wrapped "50%." or "14 days"
+    if nxt is None or next_char is None:
+        return False
+    if next_char.isdigit():  # "1. …", not a wrapped "50%." or "14 days"
         return _NUMBERED_LINE.match(text, nxt.start("c"), end) is not None
-    return next_char is not None and next_char.isupper()
+    return next_char.isupper()
