@@ -30,10 +30,11 @@ def question_parts(query: str) -> list[str]:
     return parts or [query]
 
 
-# A part that asks: it opens on a question word or a verb put first.
-_ASKS = re.compile(
-    r"(?:how|what|when|where|which|who|whom|whose|why|whether|can|could|do|does|did|is|are|"
-    r"was|were|will|would|should|shall|may|might|must|have|has|am)\b",
+# A part that asks: it opens on a question word or a verb put first (not "my dad is 88"
+# before "and can't wheel his bin …", nor "I want to ask about an exception.").
+ASKS = re.compile(
+    r"\s*(?:how|what|when|where|which|who|whom|whose|why|whether|can|could|do|does|did|is|"
+    r"are|was|were|will|would|should|shall|may|might|must|have|has|am)\b",
     re.IGNORECASE,
 )
 
@@ -47,6 +48,6 @@ def asking_parts(query: str) -> list[str]:
     ['Who is the Head of Reward']
     """
     parts = question_parts(query)
-    if len(parts) > 1 and not query.rstrip().endswith("?") and not _ASKS.match(parts[-1]):
+    if len(parts) > 1 and not query.rstrip().endswith("?") and not ASKS.match(parts[-1]):
         return parts[:-1]
     return parts

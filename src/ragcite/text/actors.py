@@ -50,6 +50,13 @@ _TO_END = re.compile(r"\bto\s+(stop|end|cancel|terminate|quit)\b", re.IGNORECASE
 _WE_DO = r"\bwe\s+(?:(?:have|need|are|may|might|must|will|can|could|had)\s+(?:to\s+)?){{0,2}}{verb}"
 
 
+@lru_cache(maxsize=256)
+def _acts(verb: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The organisation doing `verb` (a stem: any form), and the reader ("you") doing it."""
+    form = rf"{re.escape(verb)}\w*"
+    return re.compile(_WE_DO.format(verb=form)), re.compile(rf"\byou\s+(?:\w+\s+){{0,2}}{form}")
+
+
 @lru_cache(maxsize=1024)  # read for every candidate sentence of a question
 def _asker_verbs(question: str) -> frozenset[str]:
     """The stems of the verbs the asker is the subject of ("cancel" of "I need to cancel")."""
@@ -70,9 +77,7 @@ def the_other_party_acts(sentence: str, question: str) -> bool:
     if not verbs or "we " not in said:
         return False
     for verb in verbs:
-        form = rf"{re.escape(verb)}\w*"
-        if re.search(_WE_DO.format(verb=form), said) and not re.search(
-            rf"\byou\s+(?:\w+\s+){{0,2}}{form}", said
-        ):
+        we_do, you_do = _acts(verb)
+        if we_do.search(said) and not you_do.search(said):
             return True
     return False

@@ -38,7 +38,7 @@ from ragcite.embed.base import Embedder
 from ragcite.generate.focus import leading_statement, question_proper
 from ragcite.generate.lists import lead_ins
 from ragcite.models import SourceChunk
-from ragcite.rerank.question_parts import question_parts
+from ragcite.rerank.question_parts import ASKS, question_parts
 from ragcite.text.contacts import CONTACT_WORDS, wanted_contact
 from ragcite.text.hypernyms import broader_words
 from ragcite.text.prices import PRICE_STEMS, asks_price
@@ -161,7 +161,7 @@ def missing_subject(
             if (
                 follows_on(parts[i])
                 and not missing[i]
-                and _ASKS.match(question_proper(parts[i - 1]))
+                and ASKS.match(question_proper(parts[i - 1]))
             ):
                 situation = set(words(leading_statement(parts[i - 1])))  # what it asks only
                 missing[i] = [w for w in missing[i - 1] if w not in situation]
@@ -169,12 +169,6 @@ def missing_subject(
     return _missing(question, cited, known, near, embedder, by_kind)
 
 
-# A part that asks (not "my dad is 88" before "and can't wheel his bin …").
-_ASKS = re.compile(
-    r"\s*(?:what|who|whom|whose|when|where|which|why|how|can|could|do|does|did|is|are|was|"
-    r"were|will|would|should|may|might|must|have|has|am)\b",
-    re.IGNORECASE,
-)
 # A part that is about the part before it: it points back ("is it on full pay?", "what does
 # that cost?") or names nothing but what is asked of it ("what's the extra charge?").
 _POINTS_BACK = frozenset("it its that this they them their those these".split())
