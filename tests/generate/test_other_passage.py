@@ -50,3 +50,30 @@ def test_a_passage_that_adds_nothing_the_question_asks_is_not_cited(embedder: Em
         "Who runs Brackwater Lodge on Lake Orrin?", [LODGE, BOATS]
     )
     assert [claim.citations[0].chunk_id for claim in draft.claims] == [LODGE.chunk_id]
+
+
+# The passage of the other case ranks first, as retrieval ranked it where this was found.
+FAIR_USE = _chunk(
+    "c_fairuse0003",
+    "1. Why we have a fair use policy",
+    "All of our residential broadband plans come with unlimited data. We do not put caps on "
+    "how much you download, and we do not slow down particular websites, apps or services.",
+).model_copy(update={"composite_confidence": 0.9})
+TRAFFIC = _chunk(
+    "c_traffic0004",
+    "3. What happens if your usage is outside fair use",
+    "Step 2 - If usage stays outside fair use in the calendar month after our first message, "
+    "we may apply traffic management to your connection between 7pm and 11pm for up to 30 "
+    "days. During this time your download speed may be reduced to no less than 50Mbps.",
+).model_copy(update={"composite_confidence": 0.7})
+
+
+def test_a_passage_of_the_other_case_is_not_joined_to_the_answer(embedder: Embedder) -> None:
+    # "We do not put caps …" speaks of the case where nothing is put on the line.
+    draft = ExtractiveGenerator(embedder).generate(
+        "If you put traffic management on my line, how slow can my download speed get?",
+        [FAIR_USE, TRAFFIC],
+    )
+    cited = [claim.citations[0].chunk_id for claim in draft.claims]
+    assert TRAFFIC.chunk_id in cited
+    assert FAIR_USE.chunk_id not in cited

@@ -50,3 +50,11 @@ def test_a_run_must_start_and_end_on_content_words() -> None:
 
 def test_a_question_in_capitals_has_no_acronyms() -> None:
     assert expand_acronyms("HOW SOON WILL I GET A PO?", FAQ) == "HOW SOON WILL I GET A PO?"
+
+
+def test_a_possessive_in_the_spelled_out_words_is_kept_with_its_word() -> None:
+    passages = ["The DPO decides whether the Information Commissioner's Office must be told."]
+    assert (
+        expand_acronyms("How long do we have to tell the ICO?", passages)
+        == "How long do we have to tell the Information Commissioner's Office?"
+    )

@@ -54,7 +54,7 @@ from ragcite.generate.missing_parts import (
     gives_what_is_asked,
     not_in_documents,
 )
-from ragcite.generate.other_case import negated_in_quote
+from ragcite.generate.other_case import asker_case_first, same_case
 from ragcite.generate.question_adapter import rank_shift
 from ragcite.generate.sentence_choice import WindowSentence, choice_scores, focused_row, stems
 from ragcite.generate.statements import Statement, statements_for
@@ -82,8 +82,6 @@ _EXTRA_CHOICE = 0.45
 # A sentence's relevance weighs its cosine with the question this much (its word coverage
 # 0.15, its chunk's composite confidence 0.2).
 SIMILARITY_WEIGHT = 0.65
-# A sentence of the asker's case ranked this close below one of the other case goes first.
-_OTHER_CASE_MARGIN = 0.1
 # The extractive generator reads the top chunks only: lower ones rarely hold the answer.
 EXTRACTIVE_MAX_CHUNKS = 5
 
@@ -173,7 +171,7 @@ class ExtractiveGenerator:
         best one's neighbour when the answer may be one step on (`joining.next_step`), and the
         best sentence of another passage that ranks close and covers more of the question
         (`joining.other_chunk`)."""
-        ranked = _asker_case_first(query, sorted(candidates, key=_order))
+        ranked = asker_case_first(query, sorted(candidates, key=_order))
         best = ranked[0]
         floor = max(self.min_relevance, max(c.score for c in ranked) - self.relative_margin)
         extras = [
@@ -221,6 +219,7 @@ class ExtractiveGenerator:
         )
         if contact is not None:
             chosen.append(contact)
+        chosen = same_case(query, chosen)
         return chosen + carried_on(query, chosen, candidates)
 
     def _claims(
@@ -327,21 +326,6 @@ def _coverage(
         / len(query_words)
         for f, words, q in zip(found, own, asked, strict=True)
     ]
-
-
-def _asker_case_first(query: str, ranked: list[Candidate]) -> list[Candidate]:
-    """`ranked` with the first sentence that speaks of the asker's case put before one
-    ranked above it by `_OTHER_CASE_MARGIN` or less that speaks of the other
-    (`negated_in_quote`: "Day guests who are not staying at the hotel …" for "We're
-    staying at the hotel, how far ahead can we book?")."""
-    if not ranked or negated_in_quote(query, [ranked[0].text]) is None:
-        return ranked
-    for i, c in enumerate(ranked[1:4], start=1):
-        if rank(c) < rank(ranked[0]) - _OTHER_CASE_MARGIN:
-            break
-        if negated_in_quote(query, [c.text]) is None:
-            return [c, *ranked[:i], *ranked[i + 1 :]]
-    return ranked
 
 
 def _order(candidate: Candidate) -> tuple[bool, float]:

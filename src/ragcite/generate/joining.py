@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ragcite.generate.bridge import PRONOUNS, points_back
+from ragcite.generate.escalation import asks_past_first_step, escalates
 from ragcite.generate.fits import band_bound
 from ragcite.generate.focus import question_focus, question_proper, states_focus
 from ragcite.generate.sentence_choice import stems
@@ -187,6 +188,9 @@ def next_step(query: str, best: Candidate, candidates: list[Candidate]) -> Candi
         and not is_table_row(c.text)
     ]
     near.sort(key=lambda c: -rank(c))
+    after = next((c for c in near if c.position == best.position + 1), None)
+    if after is not None and asks_past_first_step(query) and escalates(after.text):
+        return after  # "If you are still unhappy, write to …"
     asked, said = stems(query), stems(best.text)
     for c in near:
         close = rank(best) - rank(c) < _NEIGHBOUR_MARGIN and c.choice >= _NEIGHBOUR_CHOICE
@@ -197,7 +201,6 @@ def next_step(query: str, best: Candidate, candidates: list[Candidate]) -> Candi
         typed = next((c for c in near if states_focus(focus, c.text)), None)
         if typed is not None:
             return typed
-    after = next((c for c in near if c.position == best.position + 1), None)
     if after is not None and (
         _CONTINUES.match(after.text)
         or (focus in _YES_NO_FOCI and _excepts(after, best, query))

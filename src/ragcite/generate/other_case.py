@@ -4,7 +4,9 @@
 not clicked can be reported …", nor "We're staying at the hotel, how far ahead can we
 book?" by "Day guests who are not staying at the hotel may book up to 6 weeks in advance."
 (`negated_in_quote`). The generator passes over such a sentence when one beside it speaks
-of the asker's case; the reading check declines an answer that only quotes such sentences.
+of the asker's case (`asker_case_first`) and joins none from another passage to an answer
+of the asker's case (`same_case`); the reading check declines an answer that only quotes
+such sentences.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import re
 from collections.abc import Sequence
 
 from ragcite.generate.focus import ANSWERED_BY_NO, question_focus
+from ragcite.generate.joining import Candidate, rank
 from ragcite.text.stems import stem
 from ragcite.text.words import STOPWORDS, content_words, words
 
@@ -22,6 +25,8 @@ NEGATION = re.compile(
     r"\bno\b(?!\s+(?:particular\s+|good\s+|specific\s+|real\s+)?reason\b)",
     re.IGNORECASE,
 )
+# A sentence of the asker's case ranked this close below one of the other case goes first.
+_OTHER_CASE_MARGIN = 0.1
 # Between a negation and the word it negates: "not be used", "never fully paid".
 _NEGATED_GAP = frozenset("be been being is are was were also always fully yet still ever".split())
 
@@ -66,3 +71,37 @@ def _gap(tokens: list[str], start: int) -> int:
     while gap < 2 and start + gap < len(tokens) and tokens[start + gap] in _NEGATED_GAP:
         gap += 1
     return gap
+
+
+def asker_case_first(query: str, ranked: list[Candidate]) -> list[Candidate]:
+    """`ranked` with the first sentence that speaks of the asker's case put before one
+    ranked above it by `_OTHER_CASE_MARGIN` or less that speaks of the other
+    (`negated_in_quote`: "Day guests who are not staying at the hotel …" for "We're
+    staying at the hotel, how far ahead can we book?")."""
+    if not ranked or negated_in_quote(query, [ranked[0].text]) is None:
+        return ranked
+    for i, c in enumerate(ranked[1:4], start=1):
+        if rank(c) < rank(ranked[0]) - _OTHER_CASE_MARGIN:
+            break
+        if negated_in_quote(query, [c.text]) is None:
+            return [c, *ranked[:i], *ranked[i + 1 :]]
+    return ranked
+
+
+def same_case(query: str, chosen: list[Candidate]) -> list[Candidate]:
+    """`chosen` without the sentences of other passages that speak of the other case
+    (`negated_in_quote`) when the best one does not: "We do not put caps on …" beside "we
+    may apply traffic management …" for "If you put traffic management on my line, …". A
+    sentence of the best one's passage stays: it often goes on to the exception ("This
+    insurance does not cover injury to you")."""
+    best = chosen[0]
+    if negated_in_quote(query, [best.text]) is not None:
+        return chosen
+    return [
+        best,
+        *(
+            c
+            for c in chosen[1:]
+            if c.chunk_rank == best.chunk_rank or negated_in_quote(query, [c.text]) is None
+        ),
+    ]

@@ -20,7 +20,7 @@ from functools import lru_cache
 from ragcite.text.words import STOPWORDS
 
 _ACRONYM = re.compile(r"\b([A-Z]{2,6})(s?)\b")
-_PART = re.compile(r"[^\W\d_]+")
+_PART = re.compile(r"(?<!['’])[^\W\d_]+")  # a word, not the "s" of a possessive
 _APART = "\x1f"  # joins the passages: neither a word nor a space
 _INNER = frozenset("a an the of and or to for in on at by with".split())
 
@@ -81,11 +81,13 @@ def _spelled_out(acronym: str, text: str) -> str | None:
 @lru_cache(maxsize=256)
 def _run_pattern(letters: str) -> re.Pattern[str]:
     """Words whose initials are `letters`, hyphens counting as spaces, a short word between
-    two of them skipped ("bill of materials" is "BOM")."""
+    two of them skipped ("bill of materials" is "BOM"), a possessive kept with its word
+    ("Information Commissioner's Office" is "ICO")."""
     inner = "|".join(sorted(_INNER))
-    parts = [rf"\b{re.escape(letters[0])}[^\W\d_]*"]
+    word = r"[^\W\d_]*(?:['’]s)?"  # a possessive is its word: "Commissioner's"
+    parts = [rf"\b{re.escape(letters[0])}{word}"]
     for letter in letters[1:]:
-        parts.append(rf"(?:[\s-]+(?:{inner})\b)?[\s-]+{re.escape(letter)}[^\W\d_]*")
+        parts.append(rf"(?:[\s-]+(?:{inner})\b)?[\s-]+{re.escape(letter)}{word}")
     return re.compile("".join(parts) + r"\b", re.IGNORECASE)
 
 

@@ -49,7 +49,7 @@ QUESTION_SHAPE = frozenset(
     certain money permission ok okay cheaper cheapest dearer trouble option options
     anyone anybody anything somebody everyone everybody everything nobody nothing nowhere
     somewhere anywhere everywhere guy guys bloke blokes fella fellas chap chaps lad lads
-    lady ladies enough ahead mind
+    lady ladies enough ahead mind luck
     """.split()
 )
 # Everyday verbs say how the asker would go about it ("Can I use my laptop to look at
