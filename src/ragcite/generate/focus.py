@@ -59,7 +59,10 @@ _QUESTION_FOCUS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"\bhow\s+(?:much|many|large|big|often)\b|\bwhat(?:\s+is|['’]s)?\s+(?:the\s+)?"
             r"(?:amount|fee|cost|price|limit|rate|percentage|number)\b|"
-            r"\b(?:phone|telephone|fax)\s+number\b|\bwhat(?:\s+is|['’]s)\s+\w+\s+extension\b",
+            r"\b(?:phone|telephone|fax)\s+number\b|\bwhat(?:\s+is|['’]s)\s+\w+\s+extension\b|"
+            r"\bwhat\s+(?:extra\s+|more\s+)?(?:do|does|will|would|should|must)\s+\w+\s+"
+            r"(?:have\s+to\s+|need\s+to\s+)?pay\b(?!\s+(?:attention|tribute|a\s+visit))|"
+            r"\bwhat\s+(?:will|would|does|do)\s+(?:it|that|this)\s+cost\b",
             _I,
         ),
     ),
