@@ -647,3 +647,17 @@ def test_a_price_row_does_not_answer_whether_there_is_a_discount() -> None:
         reading_conflict("Is there a discount for retired members?", [(offer, _chunk(offer))])
         is None
     )
+
+
+def test_falling_short_and_any_other_say_the_questions_negation() -> None:
+    spend = "If your group's spend falls short of the minimum, we'll charge the difference."
+    asked = "What happens if our group doesn't reach the minimum spend?"
+    assert negation_unmatched(asked, spend) is None
+    portal = (
+        "Install software only from the Company Portal app. Requests for any other software "
+        "are approved by the IT Security Manager."
+    )
+    asked = "Who approves requests to install software that isn't in the Company Portal?"
+    assert negation_unmatched(asked, portal) is None
+    plain = "Requests for software are approved by the IT Security Manager."
+    assert negation_unmatched(asked, plain) == "n't"

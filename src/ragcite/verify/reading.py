@@ -54,7 +54,7 @@ _NEGATING_PREFIXES = ("un", "non", "dis", "in", "im")
 # "… lack …", "What lake no longer has any silt?" over "… the lighter suspended load …".
 _NEGATIVE_STATES = re.compile(
     r"\b(?:overdue|miss(?:es|ed)|fail(?:s|ed|ure|ures)?|lapsed|expired|faults?|faulty|broken|"
-    r"breakdowns?|outages?|defective|"
+    r"breakdowns?|outages?|defective|(?:falls?|falling|fell|drops?|dropped)\s+(?:short|below)|"
     r"(?:suspended|banned|barred|disqualified) from|prohibit(?:s|ed)?|forbid(?:s|den)?|"
     r"refus(?:e|es|ed|al)|den(?:y|ies|ied)|revok(?:e|es|ed)|withh(?:old|olds|eld)|"
     r"unpaid|un(?!der|ifi|ite|ion)[a-z]{2,}(?:ed|able|ible))\b",
@@ -84,6 +84,12 @@ _SAID_OTHERWISE = (
     (
         re.compile(r"\bnever\s+(?:[\w'’]+\s+){0,3}?before\b", re.IGNORECASE),
         re.compile(r"\b(?:new|first)\b", re.IGNORECASE),
+    ),
+    (  # "software that isn't in the Company Portal": "any other software", "only from"
+        re.compile(
+            r"(?:\bnot|n['’]t)\s+(?:\w+\s+)?(?:in|on|part\s+of|listed|included)\b", re.IGNORECASE
+        ),
+        re.compile(r"\b(?:any|all)\s+other\b|\bonly\b|\bexcept\b|\boutside\b", re.IGNORECASE),
     ),
     (
         re.compile(r"\bnot\s+enough\b", re.IGNORECASE),
