@@ -55,6 +55,7 @@ from ragcite.generate.sentence_choice import FEATURES, WindowSentence, choice_fe
         ("What's the phone number for the ICO?", "amount"),
         ("If you find fleas on my dog, what extra will I have to pay?", "amount"),
         ("What will it cost me to change the date?", "amount"),
+        ("Lost my fob, what's it going to cost me to get another?", "amount"),
         ("What should I pay attention to at the viewing?", "other"),
         ("What's the cut-off for overtime claims?", "date"),
         ("I'm 87 - am I still covered by the accident insurance?", "permission"),

@@ -62,7 +62,8 @@ _QUESTION_FOCUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\b(?:phone|telephone|fax)\s+number\b|\bwhat(?:\s+is|['’]s)\s+\w+\s+extension\b|"
             r"\bwhat\s+(?:extra\s+|more\s+)?(?:do|does|will|would|should|must)\s+\w+\s+"
             r"(?:have\s+to\s+|need\s+to\s+)?pay\b(?!\s+(?:attention|tribute|a\s+visit))|"
-            r"\bwhat\s+(?:will|would|does|do)\s+(?:it|that|this)\s+cost\b",
+            r"\bwhat(?:\s+will|\s+would|\s+does|\s+do|\s+is|['’]s)\s+(?:it|that|this)\s+"
+            r"(?:going\s+to\s+)?cost\b",
             _I,
         ),
     ),
