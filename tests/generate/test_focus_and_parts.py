@@ -217,6 +217,9 @@ def test_a_sentence_fits_when_the_questions_number_falls_in_its_range() -> None:
     assert range_fit("Under-18s go free.", "My son is 10") == 1
     assert range_fit("Fee: £5 + VAT", "I'm 70") == 0
     assert range_fit(surcharge, "Do I have to pay anything extra?") == 0
+    counted_down = "If you cancel between 21 and 8 days before, we'll refund half of it."
+    assert range_fit(counted_down, "We're cancelling 10 days before, do we get it back?") == 1
+    assert range_fit(counted_down, "We're cancelling 30 days before, do we get it back?") == 0
 
 
 def test_a_labelled_line_fits_when_the_question_names_its_labels_number() -> None:

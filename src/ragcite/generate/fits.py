@@ -270,6 +270,8 @@ def range_fit(sentence: str, question: str) -> int:
                 high = float("inf")
             elif kind == "upto":
                 low, high = float("-inf"), low
+            else:  # counted down as often as up: "between 21 and 8 days before"
+                low, high = min(low, high), max(low, high)
             if low < high and any(low <= n <= high for n in asked):
                 return 1
     return 0
