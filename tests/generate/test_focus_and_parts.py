@@ -220,6 +220,12 @@ def test_a_sentence_fits_when_the_questions_number_falls_in_its_range() -> None:
     counted_down = "If you cancel between 21 and 8 days before, we'll refund half of it."
     assert range_fit(counted_down, "We're cancelling 10 days before, do we get it back?") == 1
     assert range_fit(counted_down, "We're cancelling 30 days before, do we get it back?") == 0
+    # the question's time read in the range's unit: two weeks is 14 days, 5 weeks 35
+    assert range_fit(counted_down, "We're cancelling two weeks before the event") == 1
+    assert range_fit(counted_down, "We're cancelling 5 weeks before the event") == 0
+    arrival = "If you cancel between 14 and 28 days before arrival, your deposit is kept."
+    assert range_fit(arrival, "It's 3 weeks before we were due to arrive") == 1
+    assert range_fit(arrival, "We're a party of 20, can we cancel?") == 0
 
 
 def test_a_labelled_line_fits_when_the_question_names_its_labels_number() -> None:

@@ -253,26 +253,33 @@ _SENTENCE_RANGES = (
 )
 
 
+_UNIT_AFTER = re.compile(r"\s*(minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\b", re.I)
+
+
 def range_fit(sentence: str, question: str) -> int:
     """1 when a number the question names falls in a range the sentence states ("I'm 23" in
-    "Drivers aged 21 to 24 pay …", "grade 8" in "grade 7 and above"), else 0.
+    "Drivers aged 21 to 24 pay …", "grade 8" in "grade 7 and above"; "two weeks before" in
+    "between 21 and 8 days before", read in the range's unit of time), else 0.
 
     >>> range_fit("Drivers aged 21 to 24 pay a surcharge.", "I'm 23 - do I pay extra?")
     1
     """
-    asked = _amounts(question)
+    asked = _amounts(_in_digits(question))
     if not asked:
         return 0
     for pattern, kind in _SENTENCE_RANGES:
         for m in pattern.finditer(sentence):
             low, high = (float(g.replace(",", "")) for g in (m.group(1), m.group(m.lastindex or 1)))
+            unit = _UNIT_AFTER.match(sentence, m.end())
+            per = _TIME_UNITS[unit.group(1).lower()] if unit else 0.0
+            timed = [v * u / per for v, u in _timed(_in_digits(question)) if u and per]
             if kind == "from":
                 high = float("inf")
             elif kind == "upto":
                 low, high = float("-inf"), low
-            else:  # counted down as often as up: "between 21 and 8 days before"
+            else:  # counted down as often as up
                 low, high = min(low, high), max(low, high)
-            if low < high and any(low <= n <= high for n in asked):
+            if low < high and any(low <= n <= high for n in (timed if unit else asked)):
                 return 1
     return 0
 
