@@ -226,6 +226,9 @@ def test_a_sentence_fits_when_the_questions_number_falls_in_its_range() -> None:
     arrival = "If you cancel between 14 and 28 days before arrival, your deposit is kept."
     assert range_fit(arrival, "It's 3 weeks before we were due to arrive") == 1
     assert range_fit(arrival, "We're a party of 20, can we cancel?") == 0
+    shares = "Between 90% and 95%, half of the fortnightly payment is made."
+    assert range_fit(shares, "What if my attendance is 92% for a fortnight?") == 1
+    assert range_fit(shares, "What if my attendance is 85% for a fortnight?") == 0
 
 
 def test_a_labelled_line_fits_when_the_question_names_its_labels_number() -> None:

@@ -234,11 +234,14 @@ def _negated_phrases(question: str) -> tuple[frozenset[str], ...]:
 
 
 # A range a sentence states: "aged 21 to 24", "21–24", "between 5 and 10", "grade 7 and
-# above", "65 or over", "over-65s", "65+", "under-18s".
+# above", "between 90% and 95%", "65 or over", "over-65s", "65+", "under-18s".
 _NUM = r"(\d[\d,]*(?:\.\d+)?)"
 _SENTENCE_RANGES = (
-    (re.compile(rf"{_NUM}\s*(?:to|-|–|—)\s*{_NUM}"), "between"),
-    (re.compile(rf"\bbetween\s+\D{{0,3}}{_NUM}\s+and\s+\D{{0,3}}{_NUM}", re.IGNORECASE), "between"),
+    (re.compile(rf"{_NUM}%?\s*(?:to|-|–|—)\s*{_NUM}"), "between"),
+    (
+        re.compile(rf"\bbetween\s+\D{{0,3}}{_NUM}%?\s+and\s+\D{{0,3}}{_NUM}", re.IGNORECASE),
+        "between",
+    ),
     (
         re.compile(rf"{_NUM}\s+(?:and|or)\s+(?:above|over|more|older|higher)\b", re.IGNORECASE),
         "from",
