@@ -385,3 +385,21 @@ def test_a_refusal_right_after_a_permission_about_the_same_thing_joins_it() -> N
         1,
     )
     assert next_step("Do I need a receipt for a taxi?", gift, [gift, credit]) is None
+
+
+def test_what_happens_takes_the_next_sentence_that_refuses_to_pay() -> None:
+    rule = _candidate(
+        "We will give you an authorisation number once we have agreed the repair.", 0.52, 0.26, 0
+    )
+    refusal = _candidate(
+        "We will not pay for any work carried out before an authorisation number has been "
+        "issued, and this includes diagnostic time.",
+        0.43,
+        0.29,
+        1,
+    )
+    question = (
+        "What happens if the garage starts the repair before I've been given an "
+        "authorisation number?"
+    )
+    assert next_step(question, rule, [rule, refusal]) is refusal

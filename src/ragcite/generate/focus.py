@@ -114,7 +114,8 @@ _NUMBER = (
 _OUTCOME_WORDS = (
     r"[45]\d\d|returns?|rejects?|rejected|blocks?|blocked|suspend\w*|fails?|retr(?:y|ies)|"
     r"throttl\w*|will\s+be|lead\s+to|results?\s+in|otherwise|penalt\w*|charged|lock\w*|"
-    r"disabled|deleted|escalat\w*|notif\w*"
+    r"disabled|deleted|escalat\w*|notif\w*|"
+    r"(?:will\s+not|won['’]t)\s+(?:pay|refund|cover|reimburse|accept|be\s+(?:paid|refunded|covered))"
 )
 _SENTENCE_SIGNS: dict[str, re.Pattern[str]] = {
     "consequence": re.compile(rf"\b(?:{_OUTCOME_WORDS}|is\s+then|must|receives?)\b", _I),
