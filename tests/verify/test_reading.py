@@ -661,3 +661,10 @@ def test_falling_short_and_any_other_say_the_questions_negation() -> None:
     assert negation_unmatched(asked, portal) is None
     plain = "Requests for software are approved by the IT Security Manager."
     assert negation_unmatched(asked, plain) == "n't"
+
+
+def test_a_thing_that_stopped_working_is_the_negated_case() -> None:
+    said = ["Emergency repairs, such as no heating in winter, should be reported at any time."]
+    asked = "The heating in my room has packed up and it's 11pm - who do I call?"
+    assert negated_in_quote(asked, said) is None
+    assert negated_in_quote("Who do I call about the heating in my room?", said) == "heating"

@@ -25,6 +25,13 @@ NEGATION = re.compile(
     r"\bno\b(?!\s+(?:particular\s+|good\s+|specific\s+|real\s+)?reason\b)",
     re.IGNORECASE,
 )
+# A question about a thing that stopped working is about its negated case: "The heating
+# in my room has packed up" is the case of "If there is no heating …".
+_BROKEN = re.compile(
+    r"\b(?:packed\s+(?:up|in)|broken|broke\s+down|stopped\s+working|conked\s+out|gone\s+off|"
+    r"died|failed|burst|bust)\b",
+    re.IGNORECASE,
+)
 # A sentence of the asker's case ranked this close below one of the other case goes first.
 _OTHER_CASE_MARGIN = 0.1
 # Between a negation and the word it negates: "not be used", "never fully paid".
@@ -42,7 +49,11 @@ def negated_in_quote(question: str, quoted: Sequence[str]) -> str | None:
     be coming in, phone …" for "when can he come back to nursery?"). None when a sentence
     uses the word plainly, or when a "no" answers the question (yes/no, may I, what
     happens)."""
-    if NEGATION.search(question) or question_focus(question) in ANSWERED_BY_NO:
+    if (
+        NEGATION.search(question)
+        or _BROKEN.search(question)
+        or question_focus(question) in ANSWERED_BY_NO
+    ):
         return None
     asked = {stem(w): w for w in content_words(question, STOPWORDS)}
     negated: set[str] = set()
