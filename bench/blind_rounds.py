@@ -33,7 +33,19 @@ from ragcite.pipeline import Ragcite
 ROUNDS = Path(__file__).resolve().parents[1] / "eval" / "rounds"
 # How the rounds were used: fitted on by the question map, used to choose its strength,
 # held out when it was fitted, and written after it.
-GROUPS = ((16, 46), (47, 54), (55, 62), (63, 66), (67, 70), (71, 74), (75, 78), (79, 82), (83, 86), (87, 90))
+GROUPS = (
+    (16, 46),
+    (47, 54),
+    (55, 62),
+    (63, 66),
+    (67, 70),
+    (71, 74),
+    (75, 78),
+    (79, 82),
+    (83, 86),
+    (87, 90),
+    (91, 94),
+)
 
 
 def _norm(text: str) -> str:
@@ -74,7 +86,7 @@ def _span(text: str) -> list[int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", default="16-90", help="A round or a range (default 16-90).")
+    parser.add_argument("--rounds", default="16-94", help="A round or a range (default 16-94).")
     parser.add_argument("--workdir", type=Path, default=Path("runs/rounds"), help="Stores.")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--probes", type=Path, help="Round-tagged questions to ask instead.")
