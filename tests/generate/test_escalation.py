@@ -49,6 +49,7 @@ def test_a_plain_question_is_not_past_the_first_step(question: str) -> None:
         ("If you remain dissatisfied, you may refer the matter to the Ombudsman.", True),
         ("If the matter is not resolved within 8 weeks, contact the Ombudsman.", True),
         ("If this does not resolve your complaint, ask for a review.", True),
+        ("If your complaint has not been resolved within 10 working days, write to us.", True),
         ("If you are unhappy with a groom, tell us within 72 hours.", False),
         ("Complaints should go first to the Branch Manager.", False),
     ],

@@ -32,7 +32,8 @@ _ESCALATES = re.compile(
     r"(?:you|they)(?:\s+(?:are|were)|'re)?\s+(?:still|remain)\s+"
     r"(?:unhappy|dissatisfied|not\s+(?:happy|satisfied))|"
     r"(?:this|that|it|the\s+\w+)\s+(?:does\s+not|doesn't|fails\s+to)\s+(?:resolve|settle|sort)|"
-    r"(?:this|that|it|the\s+\w+|your\s+\w+)\s+is\s+(?:still\s+)?not\s+(?:resolved|settled|sorted)|"
+    r"(?:this|that|it|the\s+\w+|your\s+\w+)\s+(?:(?:is|has|was)(?:\s+still)?\s+not|isn't|hasn't)"
+    r"(?:\s+been)?\s+(?:resolved|settled|sorted)|"
     r"(?:you\s+)?(?:still\s+)?(?:cannot|can't)\s+(?:resolve|settle|sort)"
     r")",
     re.IGNORECASE,
