@@ -187,6 +187,11 @@ def test_everyday_shortenings_of_care_and_leave_are_read_in_full() -> None:
             "Do I need to provide my own vacuum cleaner?",
         ),
         (
+            "A passenger gave me a tenner, can I take it?",
+            "You may accept a small gift, but you must not accept cash.",
+            "A passenger gave me a cash, can I take it?",
+        ),
+        (
             "Can I pay it off in chunks?",
             "You can spread the cost over three instalments by Direct Debit.",
             "Can I pay it off instalments?",
