@@ -55,6 +55,8 @@ from ragcite.generate.sentence_choice import FEATURES, WindowSentence, choice_fe
         ("What's the phone number for the ICO?", "amount"),
         ("If you find fleas on my dog, what extra will I have to pay?", "amount"),
         ("What will it cost me to change the date?", "amount"),
+        ("What is the maximum length of a flexible working trial period?", "duration"),
+        ("What is the length of the Rhine?", "other"),
         ("Lost my fob, what's it going to cost me to get another?", "amount"),
         ("What should I pay attention to at the viewing?", "other"),
         ("What's the cut-off for overtime claims?", "date"),

@@ -50,7 +50,11 @@ _QUESTION_FOCUS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "duration",
         re.compile(
             r"\bhow\s+(?:long|fast|quickly|soon|many\s+(?:days|weeks|months|years|hours)|"
-            r"much\s+(?:notice|warning|time)|far\s+(?:ahead|in\s+advance))\b",
+            r"much\s+(?:notice|warning|time)|far\s+(?:ahead|in\s+advance))\b|"
+            r"\bwhat(?:\s+is|['’]s)\s+the\s+(?:maximum\s+|minimum\s+|max\s+|min\s+|usual\s+)?"
+            r"(?:length|duration)\s+of\s+(?:(?:a|an|the|my|your|our)\s+)?(?:[\w-]+\s+){0,3}?"
+            r"(?:period|trial|term|leave|stay|contract|loan|probation|suspension|notice|course|"
+            r"tenancy|membership|placement|lease)s?\b",
             _I,
         ),
     ),
