@@ -79,6 +79,14 @@ def test_a_verb_spelled_alike_in_base_and_past_takes_the_past_after_has() -> Non
     assert formal_verbs("When does reception shut?", rules) == "When does reception close?"
 
 
+def test_pick_is_choose_but_a_pick_up_is_no_verb() -> None:
+    rules = ["You can choose a payment date of 1st, 8th, 15th or 22nd of the month."]
+    asked = "Which dates can I pick for my Direct Debit?"
+    assert formal_verbs(asked, rules) == "Which dates can I choose for my Direct Debit?"
+    late = "I'll be 20 minutes late for pick-up, what will that cost?"
+    assert formal_verbs(late, rules) == late
+
+
 def test_veg_is_read_as_the_passages_vegetables() -> None:
     rules = ["Plots are for growing fruit, vegetables and flowers."]
     assert expand_short_forms("Can I grow veg?", rules) == "Can I grow vegetables?"

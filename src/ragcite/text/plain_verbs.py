@@ -97,6 +97,7 @@ reply, replies, replied, replying = respond, responds, responded, responding
 reply to, replies to, replied to, replying to = respond to, responds to, responded to, responding to
 shut, shuts, shut, shutting = close, closes, closed, closing
 get in, gets in, got in, getting in = arrive, arrives, arrived, arriving
+pick, picks, picked, picking = choose, chooses, chose, choosing
 """
 
 
@@ -111,7 +112,8 @@ def _table() -> tuple[tuple[Forms, tuple[Forms, ...]], ...]:
 
 PLAIN_VERBS = _table()
 _BY_FORM = {form: (plain, formal) for plain, formal in PLAIN_VERBS for form in plain}
-_ASKED = re.compile(rf"\b(?:{'|'.join(sorted(_BY_FORM, key=len, reverse=True))})\b")
+# A verb written with a hyphen is a noun's part ("pick-up", "set-up fee"), no verb.
+_ASKED = re.compile(rf"\b(?:{'|'.join(sorted(_BY_FORM, key=len, reverse=True))})\b(?!-)")
 
 
 # A phrasal verb split by its object ("bring it back", "fill them in"): read as the verb
