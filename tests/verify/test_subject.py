@@ -489,6 +489,10 @@ def test_a_price_asked_for_needs_no_word_price_and_a_chase_is_the_askers_verb(
     held = [(bags, _chunk(bags))]
     chase = "what's the phone number to chase my delayed bags?"
     assert missing_subject(chase, held, [held[0][1]], embedder) == []
+    longer = "Extra coverage is charged at £110 per 30 minutes, agreed on the night."
+    extra = [(longer, _chunk(longer))]
+    asked = "If we want you to stay longer on the night, what does that cost?"
+    assert missing_subject(asked, extra, [extra[0][1]], embedder) == []
 
 
 def test_a_thing_the_passage_names_by_its_kind_is_there(embedder: CachedEmbedder) -> None:

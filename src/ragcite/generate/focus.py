@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ragcite.text.prices import COSTS_IT
 from ragcite.text.table_rows import is_table_row
 from ragcite.text.words import IRREGULAR_PARTICIPLES
 
@@ -66,8 +67,7 @@ _QUESTION_FOCUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\b(?:phone|telephone|fax)\s+number\b|\bwhat(?:\s+is|['’]s)\s+\w+\s+extension\b|"
             r"\bwhat\s+(?:extra\s+|more\s+)?(?:do|does|will|would|should|must)\s+\w+\s+"
             r"(?:have\s+to\s+|need\s+to\s+)?pay\b(?!\s+(?:attention|tribute|a\s+visit))|"
-            r"\bwhat(?:\s+will|\s+would|\s+does|\s+do|\s+is|['’]s)\s+(?:it|that|this)\s+"
-            r"(?:going\s+to\s+)?cost\b",
+            + COSTS_IT,
             _I,
         ),
     ),

@@ -44,6 +44,11 @@ _PRICE_ASKED = re.compile(
     r"visit|lesson|person|head)\b",
     re.IGNORECASE,
 )
+# "what does that cost?", "what's it going to cost me?": the cost of what the question says.
+COSTS_IT = (
+    r"\bwhat(?:\s+will|\s+would|\s+does|\s+do|\s+is|['’]s)\s+(?:it|that|this)\s+"
+    r"(?:going\s+to\s+)?cost\b"
+)
 # An amount of money by its sign or code ("£15", "GBP 30.00").
 _MONEY = r"[$€£¥]\s?\d|\b(?:EUR|USD|GBP|AUD|CAD|CHF|NZD|INR|JPY)\s?\d"
 _PRICE_SAID = re.compile(

@@ -41,7 +41,7 @@ from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import ASKS, question_parts
 from ragcite.text.contacts import CONTACT_WORDS, wanted_contact
 from ragcite.text.hypernyms import broader_words
-from ragcite.text.prices import PRICE_STEMS, asks_price
+from ragcite.text.prices import COSTS_IT, PRICE_STEMS, asks_price
 from ragcite.text.sentences import split_sentences
 from ragcite.text.short_forms import spell_out
 from ragcite.text.stems import stem
@@ -167,6 +167,9 @@ def missing_subject(
                 missing[i] = [w for w in missing[i - 1] if w not in situation]
         return list(dict.fromkeys(w for m in missing for w in m)) if all(missing) else []
     return _missing(question, cited, known, near, embedder, by_kind)
+
+
+_COSTS_IT = re.compile(COSTS_IT, re.IGNORECASE)
 
 
 # A part that is about the part before it: it points back ("is it on full pay?", "what does
@@ -307,11 +310,10 @@ def _missing(
     a word is missing); with `by_kind`, a thing named by its kind is there ("spaniel":
     "dogs", `ragcite.text.hypernyms`)."""
     kinds = {stem(w) for w in answer_kind_words(question)}
-    if wanted_contact(
-        question_proper(question)
-    ):  # "phone", "number", "ring": read by the contact check
+    proper = question_proper(question)
+    if wanted_contact(proper):  # "phone", "number", "ring": read by the contact check
         kinds |= CONTACT_WORDS
-    if asks_price(question_proper(question)):  # "price", "fee": read by the price check
+    if asks_price(proper) or _COSTS_IT.search(proper):  # "price", "fee": the price check's
         kinds |= PRICE_STEMS
     topics = topic_words(question)
     absent = [
