@@ -21,6 +21,7 @@ PROCEDURE = [
     "Lost property is kept at reception for 28 days.",
     "Members can freeze their membership for up to 2 months.",
     "We respond to every request within 5 working days.",
+    "You may be accompanied by a colleague or a trade union representative.",
 ]
 
 
@@ -29,6 +30,7 @@ PROCEDURE = [
     [
         ("How do I get prod access?", "How do I get production access?"),
         ("How fast is a Sev 2 handled?", "How fast is a severity 2 handled?"),
+        ("Can I bring my union rep?", "Can I bring my union representative?"),
         ("What is the max fee?", "What is the max fee?"),  # the passages never say "maximum"
     ],
 )

@@ -59,6 +59,7 @@ SHORT_FORMS: dict[str, tuple[str, ...]] = {
     "ref": ("reference",),
     "reimb": ("reimbursement",),
     "repo": ("repository",),
+    "rep": ("representative",),
     "req": ("request", "requirement"),
     "sev": ("severity",),
     "spec": ("specification",),
