@@ -118,3 +118,19 @@ def test_a_wrapped_line_that_opens_on_an_amount_is_no_heading_below_it() -> None
         "Fees and charges",
         "1. Booking fee: 5 pounds.",
     ]
+
+
+def test_dot_leaders_keep_a_price_line_whole() -> None:
+    text = (
+        "Extras\n"
+        "    Replacement or additional key fob ................. GBP 25\n"
+        "    Pitch swap at customer's request .................. GBP 15\n"
+        "Wait... Then the fee is due."
+    )
+    assert [text[a:b] for a, b in split_sentences(text)] == [
+        "Extras",
+        "Replacement or additional key fob ................. GBP 25",
+        "Pitch swap at customer's request .................. GBP 15",
+        "Wait...",
+        "Then the fee is due.",
+    ]

@@ -62,6 +62,7 @@ _NUMBERED = re.compile(r"\(?\d{1,2}[.)][ \t]+\S")
 _NUMBERED_LINE = re.compile(r"\(?\d{1,3}(?:\.\d{1,3})*[.)]?[ \t]+[\"'“‘(]*[A-Z]")
 _NEXT_START = re.compile(r"\s*[\"'“‘(\[]*(?P<c>\S)?")
 _LAST_WORD = re.compile(r"(\w+)\W*$")
+_LEADER = "...."  # four dots or more lead the eye along a line; an ellipsis has three
 _TERMINAL_PUNCTUATION = frozenset(".!?…:;,")
 
 _MAX_HEADING_LINE = 80
@@ -180,6 +181,12 @@ def _ends_sentence(text: str, punct_start: int, punct_end: int, start: int, end:
         return True
     if next_char.islower():
         return False
+    if (
+        nxt is not None
+        and text.startswith(_LEADER, punct_start)
+        and "\n" not in text[punct_end : nxt.start("c")]
+    ):
+        return False  # dot leaders go on to the line's value: "Key fob ........ GBP 25"
     if text[punct_start] != "." or (punct_end - punct_start > 1 and text[punct_start + 1] == "."):
         return True  # "!", "?", "…" or an ellipsis followed by a capital
     lo = max(start, punct_start - 40)

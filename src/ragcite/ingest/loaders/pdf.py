@@ -15,6 +15,7 @@ from pypdf import PageObject, PdfReader
 from ragcite.errors import IngestError, IngestLimitError
 from ragcite.ingest.limits import DEFAULT_LIMITS, LoadLimits
 from ragcite.ingest.loaders.headings import find_heading_lines
+from ragcite.ingest.loaders.leader_rows import leader_rows
 from ragcite.ingest.loaders.pdf_tables import tables_from_layout
 from ragcite.ingest.loaders.text import normalize_newlines
 from ragcite.ingest.types import DocumentMetadata, ExtractedText, PageSpan, SectionSpan
@@ -38,7 +39,7 @@ def load_pdf(path: Path, limits: LoadLimits = DEFAULT_LIMITS) -> ExtractedText:
         page_texts = []
         for number, page in enumerate(reader.pages, start=1):
             limits.check_time(path, f"while reading page {number}")
-            page_texts.append(clean_page_text(_page_text(page)))
+            page_texts.append(leader_rows(clean_page_text(_page_text(page))))
     except IngestLimitError:
         raise
     except Exception as exc:  # pypdf raises many kinds on damaged content streams

@@ -1,5 +1,6 @@
 """Plain text (.txt): strict UTF-8, sections from numbered or capitalised heading lines, and
-fixed-width or pipe tables as rows with their headers (`text_tables`)."""
+fixed-width or pipe tables and dot-leader price lists as rows with their headers
+(`text_tables`, `leader_rows`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 
 from ragcite.errors import IngestError
 from ragcite.ingest.loaders.headings import find_heading_lines
+from ragcite.ingest.loaders.leader_rows import leader_rows
 from ragcite.ingest.loaders.text_tables import tables_in_text
 from ragcite.ingest.types import ExtractedText
 from ragcite.text.table_rows import is_table_row
@@ -34,7 +36,7 @@ def normalize_newlines(text: str) -> str:
 def load_text(path: Path) -> ExtractedText:
     """Load a .txt file; headings are lines that stand alone between blank lines (a table's
     only row is no heading)."""
-    text = tables_in_text(read_utf8(path))
+    text = leader_rows(tables_in_text(read_utf8(path)))
     sections = find_heading_lines(text, standalone="blank-lines")
     return ExtractedText(
         text=text, sections=tuple(s for s in sections if not is_table_row(s.heading))
