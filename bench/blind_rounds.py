@@ -45,6 +45,7 @@ GROUPS = (
     (83, 86),
     (87, 90),
     (91, 94),
+    (95, 98),
 )
 
 
@@ -86,7 +87,7 @@ def _span(text: str) -> list[int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", default="16-94", help="A round or a range (default 16-94).")
+    parser.add_argument("--rounds", default="16-98", help="A round or a range (default 16-98).")
     parser.add_argument("--workdir", type=Path, default=Path("runs/rounds"), help="Stores.")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--probes", type=Path, help="Round-tagged questions to ask instead.")
