@@ -47,8 +47,8 @@ def negated_in_quote(question: str, quoted: Sequence[str]) -> str | None:
     count: a sentence beside it may speak of the other case ("Sickness and diarrhoea: keep
     your child at home until 48 hours after the last episode." then "If your child will not
     be coming in, phone …" for "when can he come back to nursery?"). None when a sentence
-    uses the word plainly, or when a "no" answers the question (yes/no, may I, what
-    happens)."""
+    uses the word plainly, when a "no" answers the question (yes/no, may I, what happens),
+    or when the question is about a thing that stopped working (`_BROKEN`)."""
     if (
         NEGATION.search(question)
         or _BROKEN.search(question)
