@@ -77,3 +77,20 @@ def test_a_passage_of_the_other_case_is_not_joined_to_the_answer(embedder: Embed
     cited = [claim.citations[0].chunk_id for claim in draft.claims]
     assert TRAFFIC.chunk_id in cited
     assert FAIR_USE.chunk_id not in cited
+
+
+def test_a_question_about_not_doing_something_gets_the_sentence_of_that_case(
+    embedder: Embedder,
+) -> None:
+    clamps = _chunk(
+        "c_clamps00005",
+        "4. Security",
+        "4.2 Your caravan must be fitted with a wheel clamp and a hitch lock whenever it is on "
+        "the pitch. Motorhomes must have a steering wheel lock fitted. If we find a caravan "
+        "without a wheel clamp, we will fit one of ours and charge GBP 10 per week until you "
+        "fit your own.",
+    )
+    draft = ExtractiveGenerator(embedder).generate(
+        "What happens if I forget to put a wheel clamp on the caravan?", [clamps]
+    )
+    assert any("GBP 10 per week" in claim.citations[0].quote for claim in draft.claims)

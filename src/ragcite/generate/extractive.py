@@ -54,7 +54,7 @@ from ragcite.generate.missing_parts import (
     gives_what_is_asked,
     not_in_documents,
 )
-from ragcite.generate.other_case import asker_case_first, same_case
+from ragcite.generate.other_case import asker_case_first, not_done_first, same_case
 from ragcite.generate.question_adapter import rank_shift
 from ragcite.generate.sentence_choice import WindowSentence, choice_scores, focused_row, stems
 from ragcite.generate.statements import Statement, statements_for
@@ -171,7 +171,7 @@ class ExtractiveGenerator:
         best one's neighbour when the answer may be one step on (`joining.next_step`), and the
         best sentence of another passage that ranks close and covers more of the question
         (`joining.other_chunk`)."""
-        ranked = asker_case_first(query, sorted(candidates, key=_order))
+        ranked = not_done_first(query, asker_case_first(query, sorted(candidates, key=_order)))
         best = ranked[0]
         floor = max(self.min_relevance, max(c.score for c in ranked) - self.relative_margin)
         extras = [

@@ -99,6 +99,36 @@ def asker_case_first(query: str, ranked: list[Candidate]) -> list[Candidate]:
     return ranked
 
 
+# A question about the case where the asker does not do something: "What happens if I forget
+# to put a wheel clamp on?", "… if I don't pay?".
+_NOT_DONE = re.compile(
+    r"\b(?:forg[eo]t(?:ten)?\s+to|fail(?:ed)?\s+to|neglect(?:ed)?\s+to|do\s+not|don['’]t|"
+    r"did\s+not|didn['’]t)\b",
+    re.IGNORECASE,
+)
+_SAYS_NOT_DONE = re.compile(
+    r"\b(?:without|not|no|never|fails?\s+to|unless)\b|n['’]t\b", re.IGNORECASE
+)
+
+
+def not_done_first(query: str, ranked: list[Candidate]) -> list[Candidate]:
+    """For a question about the case where the asker does not do something, `ranked` with
+    the first sentence that speaks of that case ("If we find a caravan without a wheel
+    clamp, we will fit one of ours and charge …") put before a best one that does not ("Your
+    caravan must be fitted with a wheel clamp …"), when it ranks within `_OTHER_CASE_MARGIN`
+    and shares a word of the question."""
+    if not ranked or not _NOT_DONE.search(query) or _SAYS_NOT_DONE.search(ranked[0].text):
+        return ranked
+    asked = {stem(w) for w in content_words(query, STOPWORDS)}
+    for i, c in enumerate(ranked[1:4], start=1):
+        if rank(c) < rank(ranked[0]) - _OTHER_CASE_MARGIN:
+            break
+        said = {stem(w) for w in words(c.text.lower())}
+        if _SAYS_NOT_DONE.search(c.text) and asked & said:
+            return [c, *ranked[:i], *ranked[i + 1 :]]
+    return ranked
+
+
 def same_case(query: str, chosen: list[Candidate]) -> list[Candidate]:
     """`chosen` without the sentences of other passages that speak of the other case
     (`negated_in_quote`) when the best one does not: "We do not put caps on …" beside "we
