@@ -270,19 +270,20 @@ def range_fit(sentence: str, question: str) -> int:
     asked = _amounts(_in_digits(question))
     if not asked:
         return 0
+    times = _timed(_in_digits(question))
     for pattern, kind in _SENTENCE_RANGES:
         for m in pattern.finditer(sentence):
             low, high = (float(g.replace(",", "")) for g in (m.group(1), m.group(m.lastindex or 1)))
-            unit = _UNIT_AFTER.match(sentence, m.end())
+            unit = _UNIT_AFTER.match(sentence, m.end())  # "… 28 days": the question's times
             per = _TIME_UNITS[unit.group(1).lower()] if unit else 0.0
-            timed = [v * u / per for v, u in _timed(_in_digits(question)) if u and per]
+            held = [value * minutes / per for value, minutes in times if minutes] if per else asked
             if kind == "from":
                 high = float("inf")
             elif kind == "upto":
                 low, high = float("-inf"), low
             else:  # counted down as often as up
                 low, high = min(low, high), max(low, high)
-            if low < high and any(low <= n <= high for n in (timed if unit else asked)):
+            if low < high and any(low <= n <= high for n in held):
                 return 1
     return 0
 

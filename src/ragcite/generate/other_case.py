@@ -12,12 +12,13 @@ such sentences.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 from ragcite.generate.focus import ANSWERED_BY_NO, question_focus
 from ragcite.generate.joining import Candidate, rank
 from ragcite.text.stems import stem
-from ragcite.text.words import STOPWORDS, content_words, words
+from ragcite.text.words import STOPWORDS, content_stems, content_words, words
 
 # "for no (particular) reason" says why the asker does it, not what is negated.
 NEGATION = re.compile(
@@ -49,13 +50,9 @@ def negated_in_quote(question: str, quoted: Sequence[str]) -> str | None:
     be coming in, phone …" for "when can he come back to nursery?"). None when a sentence
     uses the word plainly, when a "no" answers the question (yes/no, may I, what happens),
     or when the question is about a thing that stopped working (`_BROKEN`)."""
-    if (
-        NEGATION.search(question)
-        or _BROKEN.search(question)
-        or question_focus(question) in ANSWERED_BY_NO
-    ):
+    asked = _asked_words(question)
+    if asked is None:
         return None
-    asked = {stem(w): w for w in content_words(question, STOPWORDS)}
     negated: set[str] = set()
     plain: set[str] = set()
     first: set[str] = set()
@@ -76,6 +73,20 @@ def negated_in_quote(question: str, quoted: Sequence[str]) -> str | None:
     return asked[only_negated[0]] if only_negated else None
 
 
+@lru_cache(maxsize=256)  # asked of each question for every sentence the generator weighs
+def _asked_words(question: str) -> dict[str, str] | None:
+    """The question's content words by their stems (read, never changed, by
+    `negated_in_quote`); None when no sentence can speak of its other case: the question is
+    negated, about a thing that stopped working, or answered by a "no"."""
+    if (
+        NEGATION.search(question)
+        or _BROKEN.search(question)
+        or question_focus(question) in ANSWERED_BY_NO
+    ):
+        return None
+    return {stem(w): w for w in content_words(question, STOPWORDS)}
+
+
 def _gap(tokens: list[str], start: int) -> int:
     """How many `_NEGATED_GAP` words follow `start` (at most 2)."""
     gap = 0
@@ -91,10 +102,16 @@ def asker_case_first(query: str, ranked: list[Candidate]) -> list[Candidate]:
     staying at the hotel, how far ahead can we book?")."""
     if not ranked or negated_in_quote(query, [ranked[0].text]) is None:
         return ranked
+    return _promoted(ranked, lambda c: negated_in_quote(query, [c.text]) is None)
+
+
+def _promoted(ranked: list[Candidate], of_the_case: Callable[[Candidate], bool]) -> list[Candidate]:
+    """`ranked` with the first of the three after the first that is `of_the_case` put
+    before it, when it ranks within `_OTHER_CASE_MARGIN` of it."""
     for i, c in enumerate(ranked[1:4], start=1):
         if rank(c) < rank(ranked[0]) - _OTHER_CASE_MARGIN:
             break
-        if negated_in_quote(query, [c.text]) is None:
+        if of_the_case(c):
             return [c, *ranked[:i], *ranked[i + 1 :]]
     return ranked
 
@@ -119,14 +136,10 @@ def not_done_first(query: str, ranked: list[Candidate]) -> list[Candidate]:
     and shares a word of the question."""
     if not ranked or not _NOT_DONE.search(query) or _SAYS_NOT_DONE.search(ranked[0].text):
         return ranked
-    asked = {stem(w) for w in content_words(query, STOPWORDS)}
-    for i, c in enumerate(ranked[1:4], start=1):
-        if rank(c) < rank(ranked[0]) - _OTHER_CASE_MARGIN:
-            break
-        said = {stem(w) for w in words(c.text.lower())}
-        if _SAYS_NOT_DONE.search(c.text) and asked & said:
-            return [c, *ranked[:i], *ranked[i + 1 :]]
-    return ranked
+    asked = content_stems(query)
+    return _promoted(
+        ranked, lambda c: bool(_SAYS_NOT_DONE.search(c.text) and asked & content_stems(c.text))
+    )
 
 
 def same_case(query: str, chosen: list[Candidate]) -> list[Candidate]:

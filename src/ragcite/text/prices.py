@@ -49,6 +49,7 @@ COSTS_IT = (
     r"\bwhat(?:\s+will|\s+would|\s+does|\s+do|\s+is|['’]s)\s+(?:it|that|this)\s+"
     r"(?:going\s+to\s+)?cost\b"
 )
+_COSTS_IT = re.compile(COSTS_IT, re.IGNORECASE)
 # An amount of money by its sign or code ("£15", "GBP 30.00").
 _MONEY = r"[$€£¥]\s?\d|\b(?:EUR|USD|GBP|AUD|CAD|CHF|NZD|INR|JPY)\s?\d"
 _PRICE_SAID = re.compile(
@@ -65,6 +66,11 @@ _PRICE_SAID = re.compile(
 def asks_price(question: str) -> bool:
     """Whether `question` asks what something costs."""
     return bool(_PRICE_ASKED.search(question))
+
+
+def asks_cost_of_it(question: str) -> bool:
+    """Whether `question` asks what the thing it has just named costs (`COSTS_IT`)."""
+    return bool(_COSTS_IT.search(question))
 
 
 def states_price(sentence: str) -> bool:

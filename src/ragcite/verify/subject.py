@@ -41,7 +41,7 @@ from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import ASKS, question_parts
 from ragcite.text.contacts import CONTACT_WORDS, wanted_contact
 from ragcite.text.hypernyms import broader_words
-from ragcite.text.prices import COSTS_IT, PRICE_STEMS, asks_price
+from ragcite.text.prices import PRICE_STEMS, asks_cost_of_it, asks_price
 from ragcite.text.sentences import split_sentences
 from ragcite.text.short_forms import spell_out
 from ragcite.text.stems import stem
@@ -167,9 +167,6 @@ def missing_subject(
                 missing[i] = [w for w in missing[i - 1] if w not in situation]
         return list(dict.fromkeys(w for m in missing for w in m)) if all(missing) else []
     return _missing(question, cited, known, near, embedder, by_kind)
-
-
-_COSTS_IT = re.compile(COSTS_IT, re.IGNORECASE)
 
 
 # A part that is about the part before it: it points back ("is it on full pay?", "what does
@@ -313,7 +310,7 @@ def _missing(
     proper = question_proper(question)
     if wanted_contact(proper):  # "phone", "number", "ring": read by the contact check
         kinds |= CONTACT_WORDS
-    if asks_price(proper) or _COSTS_IT.search(proper):  # "price", "fee": the price check's
+    if asks_price(proper) or asks_cost_of_it(proper):  # "price", "fee": the price check's
         kinds |= PRICE_STEMS
     topics = topic_words(question)
     absent = [
