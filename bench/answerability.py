@@ -29,6 +29,7 @@ from ragcite.train.answerability import (
     abstention_scores,
     checks_of,
     decisions,
+    default_answer,
     split_of,
     subject_of,
 )
@@ -37,23 +38,29 @@ from ragcite.verify.answerability import load_answerability_model
 
 
 def _abstention(records: list[dict[str, Any]], model: Any, threshold: float) -> dict[str, Any]:
-    """Before (the generator's floor as recorded, 0.50), the previous default (the floor
-    now, then the subject check), the default now (the floor, the subject and reading
-    checks), and the opt-in model: alone at the recorded floor, and behind the default."""
+    """Before (the generator's decision as recorded), the floor then the subject check, the
+    floor then the subject and reading checks (the default before the learned answer
+    decision), the default now (the learned answer decision, then both checks), and the
+    opt-in model: alone at the recorded decision, and behind the default."""
     answerable = [r["answerable"] for r in records]
     floor = GenerateSettings().min_sentence_relevance
     subject, checks = subject_of(records), checks_of(records)
+    answer = default_answer()  # the learned answer decision over each record's inputs
     return {
         "before": abstention_scores(decisions(records, None, 0.0), answerable),
         "model_alone": abstention_scores(decisions(records, model, threshold), answerable),
         "subject_only": abstention_scores(
             decisions(records, None, 0.0, floor=floor, subject=subject), answerable
         ),
-        "default": abstention_scores(
+        "floor_and_checks": abstention_scores(
             decisions(records, None, 0.0, floor=floor, subject=checks), answerable
         ),
+        "default": abstention_scores(
+            decisions(records, None, 0.0, floor=floor, subject=checks, answer=answer), answerable
+        ),
         "default_and_model": abstention_scores(
-            decisions(records, model, threshold, floor=floor, subject=checks), answerable
+            decisions(records, model, threshold, floor=floor, subject=checks, answer=answer),
+            answerable,
         ),
     }
 

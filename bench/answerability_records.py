@@ -26,7 +26,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         settings = load_settings(
             store_path=Path(tmp) / "r.db",
-            overrides={"cache.enabled": False, "gate.answerability": False},
+            # The records hold what the floor answered and what the answer decision reads
+            # (`decision`), so that any decision can be applied to them afterwards.
+            overrides={
+                "cache.enabled": False,
+                "gate.answerability": False,
+                "generate.answer_decision": "floor",
+            },
         )
         rag = Ragcite.open(settings)
         started = time.perf_counter()

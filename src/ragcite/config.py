@@ -78,6 +78,14 @@ class GenerateSettings(_Section):
     # held-out shared data it answers 89.9% of answerable questions (0.45: 86.7%) for one
     # point of decline F1 (docs/models/answerability.md).
     min_sentence_relevance: float = Field(default=0.40, ge=0.0, le=1.0)
+    # Whether to answer at all: "learned" (a model over the candidates fitted on the blind
+    # rounds, `generate.answer_decision`: +5 right answers and 82 fewer wrong ones on rounds
+    # it was not fitted on, docs/models/answer-decision.md) or "floor" (the best sentence's
+    # relevance reaches `min_sentence_relevance`, which also bounds the sentences joined).
+    answer_decision: Literal["learned", "floor"] = "learned"
+    # The learned decision answers from this probability that the answer is right (unset:
+    # the threshold chosen when the model was fitted).
+    answer_threshold: float | None = Field(default=None, ge=0.0, le=1.0)
     # Further claims must score within this margin of the best sentence.
     claim_margin: float = Field(default=0.05, ge=0.0, le=1.0)
     # The extractive generator ranks sentences by their cosine with the question moved by a

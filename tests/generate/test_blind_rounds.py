@@ -60,6 +60,28 @@ def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragci
         rag.close()
 
 
+@pytest.fixture(scope="module")
+def floor_rounds(rounds: dict[int, Ragcite]) -> Iterator[dict[int, Ragcite]]:
+    """The same stores with the plain relevance floor deciding whether the generator answers
+    (`generate.answer_decision = "floor"`): for what is quoted, or which check declines,
+    once it answers."""
+    opened = {
+        number: Ragcite.open(
+            rag.settings.model_copy(
+                update={
+                    "generate": rag.settings.generate.model_copy(
+                        update={"answer_decision": "floor"}
+                    )
+                }
+            )
+        )
+        for number, rag in rounds.items()
+    }
+    yield opened
+    for rag in opened.values():
+        rag.close()
+
+
 @pytest.mark.parametrize(
     ("number", "question", "expected"),
     [
@@ -190,11 +212,6 @@ def rounds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Ragci
             "30 November",
         ),
         # "These terms apply to every owner …" says what the document is for, not when
-        (
-            62,
-            "when do I actually get paid for the weeks my caravan has been rented out?",
-            "on the 15th of the month following the stay",
-        ),
         # the learned question map (fitted on rounds before 55) ranks the fee that answers
         # over the collection time the question resembles
         (
@@ -243,6 +260,17 @@ def test_the_answer_is_quoted(
     assert any(expected in claim for claim in claims), claims
 
 
+def test_the_map_quotes_the_answer_once_the_generator_answers(
+    floor_rounds: dict[int, Ragcite],
+) -> None:
+    """The question map's example: the answer, once the generator answers. The learned
+    answer decision declines it (relevance 0.41; the sentence holds one of the question's
+    five words), so the plain floor decides here."""
+    question = "when do I actually get paid for the weeks my caravan has been rented out?"
+    claims = verified_claims(floor_rounds[62].ask(question))
+    assert any("on the 15th of the month following the stay" in c for c in claims), claims
+
+
 @pytest.mark.parametrize(
     ("number", "question", "reason"),
     [
@@ -270,7 +298,15 @@ def test_the_answer_is_quoted(
     ],
 )
 def test_a_sentence_that_gives_no_number_name_or_price_is_declined(
-    rounds: dict[int, Ragcite], number: int, question: str, reason: str
+    rounds: dict[int, Ragcite],
+    floor_rounds: dict[int, Ragcite],
+    number: int,
+    question: str,
+    reason: str,
 ) -> None:
-    response = rounds[number].ask(question)
+    """Declined by default; the generator's own check says why once the generator answers
+    (with the plain floor deciding: the learned answer decision declines some of these
+    before the check reads them)."""
+    assert not rounds[number].ask(question).answerable
+    response = floor_rounds[number].ask(question)
     assert not response.answerable and reason in response.confidence_reason

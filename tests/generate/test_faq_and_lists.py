@@ -72,9 +72,10 @@ def test_an_faq_answer_is_as_relevant_as_its_question(embedder: CachedEmbedder) 
     alone = passage_chunk("c2", answer)
     generator = ExtractiveGenerator(embedder)
     question = "Can I pay for software with my company credit card?"
-    with_question = generator.best_relevance(question, [asked])
-    without = generator.best_relevance(question, [alone])
-    assert with_question > without + 0.1
+    with_question = generator.decision_inputs(question, [asked])
+    without = generator.decision_inputs(question, [alone])
+    assert with_question and without
+    assert with_question["relevance"] > without["relevance"] + 0.1
     claims = generator.generate(question, [asked]).claims
     assert [c.claim_text for c in claims] == [
         "Software must always be purchased through the IT portal."

@@ -235,4 +235,64 @@ def train_question_map_command(rounds: Path, model: Path | None, card: Path, wor
     )
 
 
+@train_group.command("answer-decision")
+@click.option(
+    "--rounds",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=Path("eval/rounds"),
+    show_default=True,
+    help="The blind rounds: rNN folders, each with docs/ and questions.tsv.",
+)
+@click.option(
+    "--records",
+    type=_PATH,
+    default=Path("bench/out/answerability_records.jsonl"),
+    show_default=True,
+    help="The shared data's answerability records (python bench/answerability_records.py).",
+)
+@_model_and_card("docs/models/answer-decision.md")
+@click.option(
+    "--workdir",
+    type=_PATH,
+    default=Path("/tmp/ragcite_rounds"),
+    show_default=True,
+    help="Where each round's store is kept, reused by a rerun.",
+)
+def train_answer_decision_command(
+    rounds: Path, records: Path, model: Path | None, card: Path, workdir: Path
+) -> None:
+    """Fit whether the extractive generator answers, on the rounds and the shared data."""
+    from ragcite.config import GenerateSettings
+    from ragcite.train.answer_decision import train_answer_decision
+    from ragcite.train.answer_decision_card import write_decision
+    from ragcite.train.answerability import load_records
+
+    if not records.is_file():
+        raise click.UsageError(
+            f"--records {records}: no such file; build it with "
+            "`python bench/answerability_records.py` first"
+        )
+    loaded = load_records(records)
+    if not any(r.get("decision") for r in loaded):
+        raise click.UsageError(
+            f"--records {records} predates the answer decision's inputs; rebuild it with "
+            "`python bench/answerability_records.py NEW.jsonl`"
+        )
+    workdir.mkdir(parents=True, exist_ok=True)
+    floor = GenerateSettings().min_sentence_relevance
+    result = train_answer_decision(rounds, workdir, loaded, floor, progress=click.echo)
+    path = model or _packaged("ragcite.generate", "answer_decision.json")
+    report = write_decision(path, card, result)
+    floor_right, floor_wrong = report["rounds"]["all"]["floor"]
+    right, wrong = report["rounds"]["all"]["learned"]
+    test = report["shared"]["test"]
+    click.echo(
+        f"rounds, cross-validated: right / wrong {floor_right} / {floor_wrong} with the floor, "
+        f"{right} / {wrong} learned (threshold {report['threshold']}); shared test split: "
+        f"decline F1 {test['floor']['f1']:.3f} -> {test['learned']['f1']:.3f}, answered "
+        f"{test['floor']['answered_answerable']:.3f} -> "
+        f"{test['learned']['answered_answerable']:.3f}; wrote {path} and {card}"
+    )
+
+
 COMMANDS = [train_group]

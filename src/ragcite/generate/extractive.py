@@ -6,8 +6,9 @@ itself as the verbatim quote, so nothing is paraphrased and nothing can be inven
 Two scores per sentence, for two decisions:
 
 * relevance — similarity to the question (in the context of its section heading), coverage
-  of the question's words and the chunk's composite confidence. When no sentence clears
-  `min_sentence_relevance` the question is unanswerable.
+  of the question's words and the chunk's composite confidence. Whether the question is
+  answered at all is decided over the candidates (`answer_decision`: a learned model, or
+  `min_sentence_relevance` as a floor); sentences joined to the answer must clear the floor.
 * choice — the probability that the sentence holds the answer (`sentence_choice`): it
   weighs what kind of answer the question asks for and the sentence's neighbours, so the
   sentence that answers wins over the one that only resembles the question.
@@ -29,6 +30,12 @@ import numpy.typing as npt
 
 from ragcite.config import GenerateSettings
 from ragcite.embed.base import Embedder
+from ragcite.generate.answer_decision import (
+    Decision,
+    decision_features,
+    floor_decision,
+    learned_decision,
+)
 from ragcite.generate.bridge import carried_on
 from ragcite.generate.faq_answers import Asked, Relevance, faq_questions, faq_relevance
 from ragcite.generate.fits import candidate_fit, contact_fit
@@ -97,9 +104,11 @@ class ExtractiveGenerator:
         settings: GenerateSettings | None = None,
         *,
         max_chunks: int = EXTRACTIVE_MAX_CHUNKS,
+        decision: Decision | None = None,
     ) -> None:
-        """`settings` gives `max_claims`, `min_sentence_relevance`, `claim_margin` and
-        `question_map`."""
+        """`settings` gives `max_claims`, `min_sentence_relevance`, `claim_margin`,
+        `question_map`, `answer_decision` and `answer_threshold`; `decision`, when given,
+        decides whether to answer instead (`answer_decision`)."""
         settings = settings or GenerateSettings()
         if max_chunks < 1:
             raise ValueError(f"max_chunks must be > 0, but got {max_chunks}")
@@ -109,6 +118,14 @@ class ExtractiveGenerator:
         self.max_chunks = max_chunks
         self.relative_margin = settings.claim_margin
         self.question_map = settings.question_map
+        if decision is None:
+            learned = settings.answer_decision == "learned"
+            decision = (
+                learned_decision(settings.answer_threshold)
+                if learned
+                else floor_decision(self.min_relevance)
+            )
+        self.decision = decision
 
     def generate(
         self, query: str, chunks: list[SourceChunk], *, violations: list[str] | None = None
@@ -117,7 +134,9 @@ class ExtractiveGenerator:
         window = chunks[: self.max_chunks]
         query = _spelled_out(query, window)
         candidates = self._score(query, window)
-        if _relevance(candidates) < self.min_relevance:
+        if not candidates or not self.decision(
+            decision_features(query, candidates, window, _relevance(candidates))
+        ):
             return DraftAnswer(answer_text="", claims=[], answerable=False, model_id=self.model_id)
         parts = question_parts(query)
         chosen: list[Candidate] = []
@@ -149,10 +168,14 @@ class ExtractiveGenerator:
         query = _spelled_out(query, window)
         return query, self._score(query, window)
 
-    def best_relevance(self, query: str, chunks: list[SourceChunk]) -> float:
-        """The best sentence score over `chunks` (what `answerable` is decided on)."""
+    def decision_inputs(self, query: str, chunks: list[SourceChunk]) -> dict[str, float] | None:
+        """What the answer decision reads for `query` over `chunks` (`decision_features`;
+        None without candidate sentences)."""
+        query, candidates = self.candidates(query, chunks)
+        if not candidates:
+            return None
         window = chunks[: self.max_chunks]
-        return _relevance(self._score(_spelled_out(query, window), window))
+        return decision_features(query, candidates, window, _relevance(candidates))
 
     def _answer_part(self, part: str, candidates: list[Candidate]) -> Candidate | None:
         """The part's best sentence, or None when nothing in the window is about it or when

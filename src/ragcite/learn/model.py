@@ -70,6 +70,11 @@ class LearnedModel:
         if self.kind == "logistic":
             assert self.weights is not None  # checked when loaded
             return np.asarray(z @ self.weights + self.bias, dtype=np.float64)
+        if len(z) == 1:  # one row (a decision per question): walked tree by tree in Python
+            row, total = z[0].tolist(), self.init
+            for tree in self.trees:
+                total += self.learning_rate * tree.leaf_value(row)
+            return np.array([total], dtype=np.float64)
         out = np.full(len(z), self.init, dtype=np.float64)
         for tree in self.trees:
             out += self.learning_rate * tree.predict(z)

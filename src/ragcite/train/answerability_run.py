@@ -63,9 +63,9 @@ def run_case(rag: Ragcite, case: Case, chunks: list[SourceChunk] | None = None) 
         chunks = rerank_chunks(case.question, retrieved, rag.reranker, settings.rerank).chunks
     draft = rag.generator.generate(case.question, chunks)
     answered_at_floor = draft.answerable
-    relevance = None
+    decision = None  # what the answer decision read (`decision_features`)
     if isinstance(rag.generator, ExtractiveGenerator):
-        relevance = rag.generator.best_relevance(case.question, chunks)
+        decision = rag.generator.decision_inputs(case.question, chunks)
         if not draft.answerable:
             draft = _floorless(rag, case.question, chunks)
     gate = verify_answer(
@@ -85,7 +85,8 @@ def run_case(rag: Ragcite, case: Case, chunks: list[SourceChunk] | None = None) 
         **case.record_fields(),
         "generator_answered": answered,
         "question": case.question,
-        "relevance": relevance,
+        "relevance": None if decision is None else decision["relevance"],
+        "decision": decision,
         "quotes": [[q, c.chunk_id] for q, c in quotes] if quoted else [],
         "chunks": [c.model_dump(mode="json") for c in chunks],
         "features": answerability_features(case.question, quotes, chunks, embedder)
@@ -116,7 +117,9 @@ def run_case(rag: Ragcite, case: Case, chunks: list[SourceChunk] | None = None) 
 
 def _floorless(rag: Ragcite, question: str, chunks: list[SourceChunk]) -> DraftAnswer:
     """What the extractive generator would quote with no relevance floor."""
-    settings = rag.settings.generate.model_copy(update={"min_sentence_relevance": 0.0})
+    settings = rag.settings.generate.model_copy(
+        update={"min_sentence_relevance": 0.0, "answer_decision": "floor"}
+    )
     return ExtractiveGenerator(rag.embedder, settings).generate(question, chunks)
 
 
