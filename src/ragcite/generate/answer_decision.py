@@ -24,7 +24,7 @@ and the shared data's fit split by `ragcite train answer-decision`
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from ragcite.errors import ModelError
@@ -83,7 +83,7 @@ def decision_features(
     first = window[0]
     focus = question_focus(query)
     asked = stems(query) or {""}
-    around = set().union(*(stems(f"{c.section_heading or ''} {c.chunk_text}") for c in window))
+    around = set().union(*(_passage_stems(c.section_heading or "", c.chunk_text) for c in window))
     return {
         "relevance": relevance,
         "best_score": best.score,
@@ -105,6 +105,13 @@ def decision_features(
         "question_words": float(len(asked)),
         **{f"asks_{f}": float(focus == f) for f in FOCI},
     }
+
+
+@lru_cache(maxsize=4096)
+def _passage_stems(heading: str, text: str) -> frozenset[str]:
+    """A passage's content words with its heading's (passages come back question after
+    question: read once)."""
+    return frozenset(stems(f"{heading} {text}"))
 
 
 def floor_decision(floor: float) -> Decision:
