@@ -32,3 +32,16 @@ def test_without_scikit_learn_training_names_the_extra(
     assert result.exit_code == 1
     assert "pip install 'ragcite[train]'" in result.output
     assert not (tmp_path / "m.json").exists()
+
+
+def test_the_answer_decision_asks_for_records_that_hold_its_inputs(tmp_path: Path) -> None:
+    model = tmp_path / "m.json"
+    args = ["train", "answer-decision", "--model", str(model), "--workdir", str(tmp_path)]
+    missing = CliRunner().invoke(cli, [*args, "--records", str(tmp_path / "none.jsonl")])
+    assert missing.exit_code == 2
+    assert "no such file" in missing.output and "bench/answerability_records.py" in missing.output
+    old = tmp_path / "old.jsonl"
+    old.write_text('{"id": "a", "answerable": true, "quotes": []}\n', encoding="utf-8")
+    predates = CliRunner().invoke(cli, [*args, "--records", str(old)])
+    assert predates.exit_code == 2 and "predates the answer decision" in predates.output
+    assert not model.exists()
