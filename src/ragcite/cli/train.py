@@ -16,6 +16,25 @@ def _packaged(package: str, name: str) -> Path:
     return Path(str(resources.files(package).joinpath(f"assets/{name}")))
 
 
+def _rounds_and_workdir(command: Callable[..., None]) -> Callable[..., None]:
+    """The `--rounds` and `--workdir` options of a command fitted on the blind rounds (one
+    store per round under the work folder, shared by every such command)."""
+    command = click.option(
+        "--workdir",
+        type=_PATH,
+        default=Path("/tmp/ragcite_rounds"),
+        show_default=True,
+        help="Where each round's store is kept, reused by a rerun.",
+    )(command)
+    return click.option(
+        "--rounds",
+        type=click.Path(exists=True, file_okay=False, path_type=Path),
+        default=Path("eval/rounds"),
+        show_default=True,
+        help="The blind rounds: rNN folders, each with docs/ and questions.tsv.",
+    )(command)
+
+
 def _model_and_card(card: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """The `--model` and `--card` options of a command that writes a model and its card."""
 
@@ -203,21 +222,8 @@ def train_sentences_command(model: Path | None, cache: Path, halueval: int, seed
 
 
 @train_group.command("question-map")
-@click.option(
-    "--rounds",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    default=Path("eval/rounds"),
-    show_default=True,
-    help="The blind rounds: rNN folders, each with docs/ and questions.tsv.",
-)
+@_rounds_and_workdir
 @_model_and_card("docs/models/question-map.md")
-@click.option(
-    "--workdir",
-    type=_PATH,
-    default=Path("/tmp/ragcite_question_map"),
-    show_default=True,
-    help="Where each round's store is kept, reused by a rerun.",
-)
 def train_question_map_command(rounds: Path, model: Path | None, card: Path, workdir: Path) -> None:
     """Fit the extractive generator's question map on the blind rounds."""
     from ragcite.generate.extractive import SIMILARITY_WEIGHT
@@ -236,13 +242,7 @@ def train_question_map_command(rounds: Path, model: Path | None, card: Path, wor
 
 
 @train_group.command("answer-decision")
-@click.option(
-    "--rounds",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    default=Path("eval/rounds"),
-    show_default=True,
-    help="The blind rounds: rNN folders, each with docs/ and questions.tsv.",
-)
+@_rounds_and_workdir
 @click.option(
     "--records",
     type=_PATH,
@@ -251,13 +251,6 @@ def train_question_map_command(rounds: Path, model: Path | None, card: Path, wor
     help="The shared data's answerability records (python bench/answerability_records.py).",
 )
 @_model_and_card("docs/models/answer-decision.md")
-@click.option(
-    "--workdir",
-    type=_PATH,
-    default=Path("/tmp/ragcite_rounds"),
-    show_default=True,
-    help="Where each round's store is kept, reused by a rerun.",
-)
 def train_answer_decision_command(
     rounds: Path, records: Path, model: Path | None, card: Path, workdir: Path
 ) -> None:
