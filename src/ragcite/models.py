@@ -252,3 +252,5 @@ class DraftAnswer(BaseModel):
     claims: list[DraftClaim] = Field(default_factory=list)
     answerable: bool = True
     model_id: str = ""
+    # Why a generator that declined did, in words (the answer's confidence reason).
+    decline_reason: str | None = None

@@ -324,7 +324,7 @@ class Ragcite:
         )
         if not drafted or declined is not None:
             not_found = [*flags, flag("not_answerable"), *gate.source_flags]
-            return asked.unanswerable(chunks, not_found, reason=declined)
+            return asked.unanswerable(chunks, not_found, reason=declined or draft.decline_reason)
         flags += [*gate.flags, *gate.source_flags]
         if self._needs_degrading(attempt):
             flags.append(flag("degraded_to_sources"))

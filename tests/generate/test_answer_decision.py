@@ -10,7 +10,9 @@ from ragcite.generate.answer_decision import (
     FEATURES,
     RESCUE_FLOOR,
     _model,
+    deciding,
     decision_features,
+    decline_reason,
     floor_decision,
     learned_decision,
 )
@@ -62,9 +64,8 @@ def test_the_threshold_is_the_models_unless_set(demo_rag: Ragcite) -> None:
 @pytest.mark.parametrize("relevance, answered", [(0.39, False), (0.41, True)])
 def test_the_floor_setting_answers_from_the_floor(relevance: float, answered: bool) -> None:
     assert floor_decision(0.40)({"relevance": relevance}) is answered
-    generator = ExtractiveGenerator.__new__(ExtractiveGenerator)
-    ExtractiveGenerator.__init__(generator, None, GenerateSettings(answer_decision="floor"))  # type: ignore[arg-type]
-    assert generator.decision({"relevance": relevance}) is answered
+    decide = deciding(GenerateSettings(answer_decision="floor"))
+    assert decide({"relevance": relevance}) is answered
 
 
 def test_a_declining_decision_declines_what_is_answered(demo_rag: Ragcite) -> None:
@@ -74,3 +75,16 @@ def test_a_declining_decision_declines_what_is_answered(demo_rag: Ragcite) -> No
     declining = ExtractiveGenerator(demo_rag.embedder, decision=lambda _: False)
     draft = declining.generate(QUESTION, chunks)
     assert not draft.answerable and not draft.claims
+    assert draft.decline_reason is not None
+    assert "do not read as its answer" in draft.decline_reason
+
+
+def test_a_question_near_no_sentence_is_declined_in_those_words(demo_rag: Ragcite) -> None:
+    features = _features(demo_rag, QUESTION)
+    assert "no sentence of the passages found is close" in decline_reason(
+        {**features, "relevance": RESCUE_FLOOR - 0.1}
+    )
+    response = demo_rag.ask("What is the guest Wi-Fi password in the Dublin office?")
+    assert not response.answerable
+    assert response.confidence_reason.startswith("Not answered: ")
+    assert response.confidence_reason.endswith("the closest sources are shown.")

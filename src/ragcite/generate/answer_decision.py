@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
 from importlib import resources
 
+from ragcite.config import GenerateSettings
 from ragcite.errors import ModelError
 from ragcite.generate.focus import FOCI, focus_match, question_focus
 from ragcite.generate.joining import Candidate, rank
@@ -112,6 +113,27 @@ def _passage_stems(heading: str, text: str) -> frozenset[str]:
     """A passage's content words with its heading's (passages come back question after
     question: read once)."""
     return frozenset(stems(f"{heading} {text}"))
+
+
+def decline_reason(features: Features) -> str:
+    """Why the generator declined, in words, from what the decision read."""
+    if features["relevance"] < RESCUE_FLOOR:
+        return (
+            "Not answered: no sentence of the passages found is close to the question; "
+            "the closest sources are shown."
+        )
+    return (
+        "Not answered: the sentences closest to the question do not read as its answer; "
+        "the closest sources are shown."
+    )
+
+
+def deciding(settings: GenerateSettings) -> Decision:
+    """The decision `settings` choose: learned (at `answer_threshold`, or the model's) or the
+    plain floor (`min_sentence_relevance`)."""
+    if settings.answer_decision == "learned":
+        return learned_decision(settings.answer_threshold)
+    return floor_decision(settings.min_sentence_relevance)
 
 
 def floor_decision(floor: float) -> Decision:

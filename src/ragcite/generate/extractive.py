@@ -30,12 +30,7 @@ import numpy.typing as npt
 
 from ragcite.config import GenerateSettings
 from ragcite.embed.base import Embedder
-from ragcite.generate.answer_decision import (
-    Decision,
-    decision_features,
-    floor_decision,
-    learned_decision,
-)
+from ragcite.generate.answer_decision import Decision, deciding, decision_features, decline_reason
 from ragcite.generate.bridge import carried_on
 from ragcite.generate.faq_answers import Asked, Relevance, faq_questions, faq_relevance
 from ragcite.generate.fits import candidate_fit, contact_fit
@@ -118,14 +113,7 @@ class ExtractiveGenerator:
         self.max_chunks = max_chunks
         self.relative_margin = settings.claim_margin
         self.question_map = settings.question_map
-        if decision is None:
-            learned = settings.answer_decision == "learned"
-            decision = (
-                learned_decision(settings.answer_threshold)
-                if learned
-                else floor_decision(self.min_relevance)
-            )
-        self.decision = decision
+        self.decision = decision or deciding(settings)
 
     def generate(
         self, query: str, chunks: list[SourceChunk], *, violations: list[str] | None = None
@@ -134,10 +122,16 @@ class ExtractiveGenerator:
         window = chunks[: self.max_chunks]
         query = _spelled_out(query, window)
         candidates = self._score(query, window)
-        if not candidates or not self.decision(
-            decision_features(query, candidates, window, _relevance(candidates))
-        ):
+        if not candidates:
             return DraftAnswer(answer_text="", claims=[], answerable=False, model_id=self.model_id)
+        read = decision_features(query, candidates, window, _relevance(candidates))
+        if not self.decision(read):
+            return DraftAnswer(
+                answer_text="",
+                answerable=False,
+                model_id=self.model_id,
+                decline_reason=decline_reason(read),
+            )
         parts = question_parts(query)
         chosen: list[Candidate] = []
         missing: list[str] = []
