@@ -23,6 +23,7 @@ and the shared data's fit split by `ragcite train answer-decision`
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
 from importlib import resources
@@ -76,14 +77,14 @@ def decision_features(
     best relevance with its leeway is `relevance` (`extractive._relevance`)."""
     best = max(candidates, key=rank)
     top = max(candidates, key=lambda c: c.score)
-    scores = sorted((c.score for c in candidates), reverse=True)
+    scores = heapq.nlargest(2, (c.score for c in candidates))
     top_document = window[top.chunk_rank].document_id
     other_document = [
         c.score for c in candidates if window[c.chunk_rank].document_id != top_document
     ]
     first = window[0]
     focus = question_focus(query)
-    asked = stems(query) or {""}
+    asked = stems(query) or {""}  # no words: one that no text holds (shares 0, never 0 / 0)
     around = set().union(*(_passage_stems(c.section_heading or "", c.chunk_text) for c in window))
     return {
         "relevance": relevance,

@@ -31,7 +31,6 @@ from typing import Any
 
 import numpy as np
 
-from ragcite.config import load_settings
 from ragcite.generate.answer_decision import (
     FEATURES,
     RESCUE_FLOOR,
@@ -41,9 +40,8 @@ from ragcite.generate.answer_decision import (
 from ragcite.generate.extractive import ExtractiveGenerator
 from ragcite.learn.constrained import fit_monotone_trees
 from ragcite.learn.model import LearnedModel
-from ragcite.pipeline import Ragcite
 from ragcite.train.answerability import abstention_scores, checks_of, split_of
-from ragcite.train.question_map import round_questions
+from ragcite.train.rounds import normalised, round_folders, round_questions, round_store
 
 # Groups of rounds for cross-validation, by how they were written and used (bench/blind_rounds).
 FOLDS = ((16, 46), (47, 62), (63, 74), (75, 86), (87, 98))
@@ -88,17 +86,9 @@ class _Recorder:
         return features["relevance"] >= RESCUE_FLOOR
 
 
-def _normalised(text: str) -> str:
-    return " ".join(text.lower().replace("\u2019", "'").split())
-
-
 def round_rows(number: int, folder: Path, store: Path) -> list[Row]:
     """The rows of one round, its documents ingested into `store` (kept for a rerun)."""
-    overrides = {"cache.enabled": False, "generate.answer_decision": "floor"}  # then recorded
-    rag = Ragcite.open(load_settings(store_path=store, overrides=overrides))
-    try:
-        if not rag.store.list_documents():
-            rag.ingest([folder / "docs"])
+    with round_store(folder, store, {"generate.answer_decision": "floor"}) as rag:  # recorded
         if not isinstance(rag.generator, ExtractiveGenerator):
             raise SystemExit(
                 "the answer decision is the extractive generator's: unset generate.llm"
@@ -111,14 +101,12 @@ def round_rows(number: int, folder: Path, store: Path) -> list[Row]:
             response = rag.ask(question)
             if recorder.last is None:  # nothing retrieved: no decision to learn from
                 continue
-            said = _normalised(" ".join(c.claim_text for c in response.cited_claims))
+            said = normalised(" ".join(c.claim_text for c in response.cited_claims))
             right = bool(expected) and any(e in said for e in expected)
             rows.append(
                 Row(fold_of(number), recorder.last, not expected, response.answerable, right)
             )
         return rows
-    finally:
-        rag.close()
 
 
 def _matrix(rows: Sequence[Row]) -> np.ndarray:
@@ -194,12 +182,22 @@ def abstention(rows: Sequence[Row], answers: Sequence[bool]) -> dict[str, float]
     )
 
 
+def learned_answers(rows: Sequence[Row], p: np.ndarray, threshold: float) -> np.ndarray:
+    """Whether the learned decision answers each row at `threshold`, its probabilities `p`."""
+    relevance = np.array([r.features["relevance"] for r in rows])
+    return (p >= threshold) & (relevance >= RESCUE_FLOOR)
+
+
+def floor_answers(rows: Sequence[Row], floor: float) -> np.ndarray:
+    """Whether the plain relevance floor answers each row."""
+    return np.array([r.features["relevance"] >= floor for r in rows])
+
+
 def choose_threshold(rows: Sequence[Row], p: np.ndarray, floor: float) -> float:
     """The threshold with the fewest wrong answers on the rounds among those that keep the
     floor's right answers there and, on the shared validation split, decline at least as
     well (F1) and answer as many answerable questions within `ANSWERED_SLACK`; the one
     with most right answers minus `WRONG_COST` × wrong ones when none does."""
-    relevance = np.array([r.features["relevance"] for r in rows])
     rounds = [i for i, r in enumerate(rows) if not r.fold.startswith("shared")]
     val = [i for i, r in enumerate(rows) if r.fold == "shared-val"]
 
@@ -208,16 +206,18 @@ def choose_threshold(rows: Sequence[Row], p: np.ndarray, floor: float) -> float:
         chosen = [bool(answers[i]) for i in indices]
         return totals(part, chosen), abstention(part, chosen)
 
-    (floor_right, _), floor_val = on(rounds, relevance >= floor)
-    floor_val = on(val, relevance >= floor)[1] if val else floor_val
-    scored = {t: on(rounds, (p >= t) & (relevance >= RESCUE_FLOOR)) for t in THRESHOLDS}
-    checked = {t: on(val, (p >= t) & (relevance >= RESCUE_FLOOR))[1] for t in THRESHOLDS}
+    at_floor = floor_answers(rows, floor)
+    floor_right = on(rounds, at_floor)[0][0]
+    floor_val = on(val, at_floor)[1] if val else None
+    learned = {t: learned_answers(rows, p, t) for t in THRESHOLDS}
+    scored = {t: on(rounds, answers)[0] for t, answers in learned.items()}
+    checked = {t: on(val, answers)[1] for t, answers in learned.items()}
     keeping = [
         t
         for t in THRESHOLDS
-        if scored[t][0][0] >= floor_right
+        if scored[t][0] >= floor_right
         and (
-            not val
+            floor_val is None
             or (
                 checked[t]["f1"] >= floor_val["f1"]
                 and checked[t]["answered_answerable"]
@@ -226,8 +226,8 @@ def choose_threshold(rows: Sequence[Row], p: np.ndarray, floor: float) -> float:
         )
     ]
     if keeping:
-        return min(keeping, key=lambda t: scored[t][0][1])
-    return max(THRESHOLDS, key=lambda t: scored[t][0][0] - WRONG_COST * scored[t][0][1])
+        return min(keeping, key=lambda t: scored[t][1])
+    return max(THRESHOLDS, key=lambda t: scored[t][0] - WRONG_COST * scored[t][1])
 
 
 def train_answer_decision(
@@ -242,9 +242,9 @@ def train_answer_decision(
     the rows and their cross-validated probabilities. `floor` is the plain relevance floor
     compared with."""
     rows: list[Row] = []
-    for folder in sorted(rounds.glob("r[0-9]*"), key=lambda p: int(p.name[1:])):
-        rows += round_rows(int(folder.name[1:]), folder, workdir / f"{folder.name}.db")
-        progress(f"round {folder.name[1:]}: {len(rows)} questions so far")
+    for number, folder in round_folders(rounds):
+        rows += round_rows(number, folder, workdir / f"{folder.name}.db")
+        progress(f"round {number}: {len(rows)} questions so far")
     rows += record_rows(records)
     p = cross_validated(rows)
     return {

@@ -6,22 +6,26 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from ragcite.generate.answer_decision import RESCUE_FLOOR, RETRAIN
 from ragcite.learn.fit import rounded, with_calibration
 from ragcite.learn.model import models_to_json
-from ragcite.train.answer_decision import FOLDS, Row, abstention, totals
+from ragcite.train.answer_decision import (
+    FOLDS,
+    Row,
+    abstention,
+    floor_answers,
+    learned_answers,
+    totals,
+)
 
 
 def report(result: dict[str, Any]) -> dict[str, Any]:
     """Right and wrong answers per group of rounds and decline figures per shared split,
     for the plain floor and the learned decision at its threshold (cross-validated)."""
     rows: list[Row] = result["rows"]
-    p, floor, threshold = result["probabilities"], result["floor"], result["threshold"]
-    relevance = np.array([r.features["relevance"] for r in rows])
-    learned = (p >= threshold) & (relevance >= RESCUE_FLOOR)
-    plain = relevance >= floor
+    floor, threshold = result["floor"], result["threshold"]
+    learned = learned_answers(rows, result["probabilities"], threshold)
+    plain = floor_answers(rows, floor)
     groups = [f"{a}-{b}" for a, b in FOLDS]
     out: dict[str, Any] = {"threshold": threshold, "floor": floor, "rounds": {}, "shared": {}}
     for name, members in [*((g, (g,)) for g in groups), ("all", tuple(groups))]:

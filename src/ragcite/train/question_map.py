@@ -29,10 +29,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ragcite.config import load_settings
 from ragcite.generate.extractive import ExtractiveGenerator
 from ragcite.generate.joining import rank
-from ragcite.pipeline import Ragcite
+from ragcite.train.rounds import normalised, round_folders, round_questions, round_store
 
 CHOICE_FROM, HELDOUT_FROM = 47, 55
 STRENGTHS = (0.1, 0.03, 0.01)
@@ -53,38 +52,15 @@ class Case:
     holds: npt.NDArray[np.bool_]
 
 
-def _normalised(text: str) -> str:
-    return " ".join(text.lower().replace("\u2019", "'").split())
-
-
-def round_questions(folder: Path) -> list[tuple[str, str, list[str]]]:
-    """(id, question, expected strings) of a round's `questions.tsv`; no strings when the
-    question is unanswerable."""
-    out = []
-    for line in (folder / "questions.tsv").read_text(encoding="utf-8").splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        qid, question, expected = line.split("\t")[:3]
-        strings = [] if expected.strip() == "UNANSWERABLE" else expected.split(" || ")
-        out.append((qid, question, [_normalised(s) for s in strings]))
-    return out
-
-
 def round_cases(number: int, folder: Path, store: Path, weight: float) -> list[Case]:
     """The cases of one round, its documents ingested into `store` (kept for a rerun)."""
-    settings = load_settings(
-        store_path=store, overrides={"cache.enabled": False, "generate.question_map": False}
-    )
-    rag = Ragcite.open(settings)
-    try:
-        if not rag.store.list_documents():
-            rag.ingest([folder / "docs"])
-        generator = ExtractiveGenerator(rag.embedder, settings.generate)
+    with round_store(folder, store, {"generate.question_map": False}) as rag:
+        generator = ExtractiveGenerator(rag.embedder, rag.settings.generate)
         cases = []
         for _, question, expected in round_questions(folder):
             chunks, _ = rag.search(question)
             asked, candidates = generator.candidates(question, chunks)
-            holds = np.array([any(e in _normalised(c.text) for e in expected) for c in candidates])
+            holds = np.array([any(e in normalised(c.text) for e in expected) for c in candidates])
             if not expected or not holds.any() or holds.all():
                 continue
             q = np.asarray(rag.embedder.embed([asked])[0], dtype=np.float64)
@@ -94,8 +70,6 @@ def round_cases(number: int, folder: Path, store: Path, weight: float) -> list[C
             base = np.array([rank(c) for c in candidates]) - weight * (sentences @ q)
             cases.append(Case(number, q, sentences, base, holds))
         return cases
-    finally:
-        rag.close()
 
 
 def _ranks(a: Matrix, case: Case, weight: float) -> tuple[Matrix, Matrix, float]:
@@ -162,8 +136,7 @@ def train_question_map(
     """Extract every round's cases, choose the L2 strength, refit and report; returns the
     factors and the report."""
     cases: list[Case] = []
-    for folder in sorted(rounds.glob("r[0-9]*"), key=lambda p: int(p.name[1:])):
-        number = int(folder.name[1:])
+    for number, folder in round_folders(rounds):
         cases += round_cases(number, folder, workdir / f"{folder.name}.db", weight)
         progress(f"round {number}: {len(cases)} cases so far")
     train = [c for c in cases if c.round_number < CHOICE_FROM]
