@@ -66,3 +66,48 @@ def test_rows_under_a_line_whose_cells_ran_together_head_no_table() -> None:
     text = tables_from_layout(RAN_TOGETHER) or RAN_TOGETHER
     assert "16 to 74 — £6,240 to £10,000" not in text
     assert "Under 16 or 75 and over — £6,240" not in text
+
+
+# Long cells wrapped over two or three lines (pypdf's layout of a Word table): each line's
+# pieces are short, the joined cells are not.
+LEAVING = """\
+What happens to your option if you leave depends on the reason you leave.
+
+Reason for leaving                      What happens to your option                             Time allowed to buy shares
+Injury, disability, redundancy or       You may buy shares using your savings up to the         6 months from leaving date
+retirement                              date you leave (plus any interest)
+Your employer or business is sold
+out of the Group (including a           You may buy shares using your savings to date           6 months from the transfer
+TUPE transfer)
+Death                                   Your personal representatives may buy shares            12 months from the date of death
+                                        on your behalf
+Resignation, dismissal or any           Your option lapses and your savings are returned        Not applicable
+other reason                            to you
+"""
+
+# Two columns of prose side by side: aligned, but every line runs full.
+TWO_COLUMNS = """\
+Staff who travel for work book through the portal       Receipts are kept for six years and uploaded
+and choose the cheapest fare that fits the meeting.     to the expenses system within thirty days.
+Rail is preferred for journeys under four hours, and    Claims without a receipt are paid only when a
+first class is allowed only when a manager approves     line manager confirms the cost in writing and
+it in writing before the journey is booked online.      the amount is under twenty pounds in total.
+"""
+
+
+def test_long_cells_wrapped_over_lines_are_rows_of_a_table() -> None:
+    text = tables_from_layout(LEAVING)
+    assert text is not None
+    assert (
+        "Death — What happens to your option: Your personal representatives may buy shares on "
+        "your behalf; Time allowed to buy shares: 12 months from the date of death"
+    ) in text
+    assert (
+        "Your employer or business is sold out of the Group (including a TUPE transfer) — What "
+        "happens to your option: You may buy shares using your savings to date"
+    ) in text
+    assert "Reason for leaving What happens" not in text
+
+
+def test_two_columns_of_prose_are_no_table() -> None:
+    assert tables_from_layout(TWO_COLUMNS) is None

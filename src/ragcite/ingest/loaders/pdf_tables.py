@@ -22,7 +22,8 @@ from ragcite.text.table_rows import format_table
 _CELL_GAP = re.compile(r" {3,}")
 _MIN_ROWS = 3  # a header and two body rows
 _COLUMN_TOLERANCE = 3
-# Table cells are short; two columns of prose side by side are not a table.
+# A table's cells are short on each line they take, even where a long cell wraps over several
+# lines; two columns of prose side by side run every line full and are not a table.
 _MAX_MEAN_CELL_CHARS = 32
 # The longest wrapped part of a cell on a line of its own (an email address, a clause).
 _MAX_WRAPPED_CHARS = 64
@@ -75,7 +76,7 @@ def tables_from_layout(layout_text: str) -> str | None:
     i = 0
     while i < len(lines):
         rows, j = _table_at(parsed, after_blank, i)
-        if len(rows) >= _MIN_ROWS and _short_cells(rows):
+        if len(rows) >= _MIN_ROWS and _short_cells(parsed[i:j]):
             found = True
             plain_above = (
                 i > 0 and not after_blank[i] and out[-1:] == [" ".join(lines[i - 1].split())]
@@ -171,5 +172,7 @@ def _centred(above: _Line, row: _Line, wrapped: dict[int, str]) -> list[_Line]:
 
 
 def _short_cells(block: list[_Line]) -> bool:
+    """The pieces of the block's lines, as laid out (a wrapped cell counts line by line),
+    are short on average."""
     lengths = [len(cell) for line in block for cell in line.cells]
     return sum(lengths) <= _MAX_MEAN_CELL_CHARS * len(lengths)
