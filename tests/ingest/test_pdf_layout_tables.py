@@ -68,31 +68,77 @@ def test_rows_under_a_line_whose_cells_ran_together_head_no_table() -> None:
     assert "Under 16 or 75 and over — £6,240" not in text
 
 
+def _laid_out(lines: list[tuple[str, ...]], starts: tuple[int, ...]) -> str:
+    """Lines whose cells start at `starts`, as pypdf's layout mode prints a table."""
+    out = []
+    for cells in lines:
+        line = ""
+        for cell, start in zip(cells, starts, strict=False):
+            line = f"{line:<{start}}{cell}" if cell else line
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
 # Long cells wrapped over two or three lines (pypdf's layout of a Word table): each line's
 # pieces are short, the joined cells are not.
-LEAVING = """\
-What happens to your option if you leave depends on the reason you leave.
-
-Reason for leaving                      What happens to your option                             Time allowed to buy shares
-Injury, disability, redundancy or       You may buy shares using your savings up to the         6 months from leaving date
-retirement                              date you leave (plus any interest)
-Your employer or business is sold
-out of the Group (including a           You may buy shares using your savings to date           6 months from the transfer
-TUPE transfer)
-Death                                   Your personal representatives may buy shares            12 months from the date of death
-                                        on your behalf
-Resignation, dismissal or any           Your option lapses and your savings are returned        Not applicable
-other reason                            to you
-"""
+LEAVING = "What happens to your option if you leave depends on the reason.\n\n" + _laid_out(
+    [
+        ("Reason for leaving", "What happens to your option", "Time allowed to buy shares"),
+        (
+            "Injury, disability, redundancy or",
+            "You may buy shares using your savings up to the",
+            "6 months from leaving date",
+        ),
+        ("retirement", "date you leave (plus any interest)"),
+        ("Your employer or business is sold",),
+        (
+            "out of the Group (including a",
+            "You may buy shares using your savings to date",
+            "6 months from the transfer",
+        ),
+        ("TUPE transfer)",),
+        (
+            "Death",
+            "Your personal representatives may buy shares",
+            "12 months from the date of death",
+        ),
+        ("", "on your behalf"),
+        (
+            "Resignation, dismissal or any",
+            "Your option lapses and your savings are returned",
+            "Not applicable",
+        ),
+        ("other reason", "to you"),
+    ],
+    (0, 40, 96),
+)
 
 # Two columns of prose side by side: aligned, but every line runs full.
-TWO_COLUMNS = """\
-Staff who travel for work book through the portal       Receipts are kept for six years and uploaded
-and choose the cheapest fare that fits the meeting.     to the expenses system within thirty days.
-Rail is preferred for journeys under four hours, and    Claims without a receipt are paid only when a
-first class is allowed only when a manager approves     line manager confirms the cost in writing and
-it in writing before the journey is booked online.      the amount is under twenty pounds in total.
-"""
+TWO_COLUMNS = _laid_out(
+    [
+        (
+            "Staff who travel for work book through the portal",
+            "Receipts are kept for six years and uploaded",
+        ),
+        (
+            "and choose the cheapest fare that fits the meeting.",
+            "to the expenses system within thirty days.",
+        ),
+        (
+            "Rail is preferred for journeys under four hours, and",
+            "Claims without a receipt are paid only when a",
+        ),
+        (
+            "first class is allowed only when a manager approves",
+            "line manager confirms the cost in writing and",
+        ),
+        (
+            "it in writing before the journey is booked online.",
+            "the amount is under twenty pounds in total.",
+        ),
+    ],
+    (0, 56),
+)
 
 
 def test_long_cells_wrapped_over_lines_are_rows_of_a_table() -> None:
