@@ -76,6 +76,7 @@ def run_case(
     quotes = cited_quotes(gate.claims, chunks)
     answered = bool(draft.answerable and quotes)
     claims = [_claim(c, by_id, case) for c in scored.claims]
+    decision_inputs = getattr(rag.generator, "decision_inputs", None)  # the extractive one's
     cited = {i for c in scored.claims for i in c.source_chunk_ids if i in by_id}
     return {
         **case.record_fields(),
@@ -87,6 +88,8 @@ def run_case(
         "features": answerability_features(case.question, quotes, chunks, rag.embedder)
         if answered
         else {},
+        # What the extractive generator's answer decision read (`answer_decision`).
+        "decision": decision_inputs(case.question, chunks) if decision_inputs else None,
         "chunk_mean": sum(by_id[i].composite_confidence for i in cited) / len(cited)
         if cited
         else 0.0,

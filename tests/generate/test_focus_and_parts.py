@@ -5,12 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from ragcite.generate.contact_fit import OUT_OF_HOURS_FIT, contact_fit
 from ragcite.generate.fits import (
-    OUT_OF_HOURS_FIT,
     band_bound,
     candidate_fit,
     cell_fit,
-    contact_fit,
     label_fit,
     label_negated,
     range_fit,
@@ -175,6 +174,15 @@ def test_a_row_whose_label_the_question_nearly_names_fits() -> None:
         row_fit("Child examination (under 16) — Fee: £25", "a routine check-up for an adult?") == 0
     )
     assert row_fit("Porcelain crown — Fee: £620", "How much is a crown?") == 0
+
+
+def test_when_the_askers_case_happened_names_no_row() -> None:
+    """ "bounced last month" says when, not which row: no "Fixed monthly Direct Debit"; a
+    question asking about paying every month still names it."""
+    row = "Fixed monthly Direct Debit — Discount or charge: £6.00 discount per fuel per month"
+    assert row_fit(row, "My direct debit bounced last month, will you charge me a fee?") == 0
+    assert row_fit(row, "I was charged twice for my direct debit two months ago, why?") == 0
+    assert row_fit(row, "Is there a discount if my direct debit is fixed each month?") == 1
 
 
 def test_the_askers_age_does_not_fit_a_label_numbering_levels() -> None:

@@ -32,8 +32,9 @@ from ragcite.config import GenerateSettings
 from ragcite.embed.base import Embedder
 from ragcite.generate.answer_decision import Decision, deciding, decision_features, decline_reason
 from ragcite.generate.bridge import carried_on
+from ragcite.generate.contact_fit import contact_fit
 from ragcite.generate.faq_answers import Asked, Relevance, faq_questions, faq_relevance
-from ragcite.generate.fits import candidate_fit, contact_fit
+from ragcite.generate.fits import candidate_fit
 from ragcite.generate.focus import question_focus
 from ragcite.generate.joining import (
     Candidate,

@@ -3,9 +3,10 @@
 A table row whose label the question says or nearly says, or whose range or band holds the
 question's number (units of time read, the tightest open band kept by the generator); a
 sentence whose range holds it ("aged 21 to 24", "over-65s"); a labelled line whose one
-number the question names ("the second instalment"); a sentence giving the contact the
-question asks for. The extractive generator ranks such candidates higher and lets them
-stand a little below its relevance floor (`ragcite.generate.extractive`).
+number the question names ("the second instalment"). (A sentence giving the contact the
+question asks for: `ragcite.generate.contact_fit`.) The extractive generator ranks such
+candidates higher and lets them stand a little below its relevance floor
+(`ragcite.generate.extractive`).
 
     >>> row_fit("$10,001 to $50,000 — Approver: Finance Director", "Who approves $25,000?")
     1
@@ -16,9 +17,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ragcite.generate.focus import question_proper
 from ragcite.text.actors import the_other_party_acts
-from ragcite.text.contacts import CONTACT_WORDS, gives_contact, wanted_contact
 from ragcite.text.labels import label_of
 from ragcite.text.month_ranges import month_range_holds, months_asked
 from ragcite.text.ordinals import ORDINALS
@@ -135,11 +134,21 @@ def _over_fit(label: str, over: list[float], bounds: list[float]) -> int:
     return int(bool(_ABOVE.match(label)) and len(bounds) == 1 and any(n >= bounds[0] for n in over))
 
 
+# When the asker's own case happened or will: "last month", "next year", "two weeks ago".
+# It names no row ("my direct debit bounced last month" is no "Fixed monthly Direct Debit").
+_WHEN_IT_HAPPENED = re.compile(
+    r"\b(?:(?:last|next|this|past|coming|previous)\s+|\w+\s+(?=\w+\s+ago\b))"
+    r"(?:day|week|fortnight|month|quarter|year|weekend|term)s?\b",
+    re.IGNORECASE,
+)
+
+
 def _nearly_named(label: str, question: str) -> bool:
     """Whether the question says all but one of the label's three or more content words
-    ("a routine check-up for an adult" of "Routine examination (adult)")."""
+    ("a routine check-up for an adult" of "Routine examination (adult)"), the words that
+    say when the asker's case happened left out."""
     own = content_stems(label)
-    return len(own) >= 3 and len(own - content_stems(question)) <= 1
+    return len(own) >= 3 and len(own - content_stems(_WHEN_IT_HAPPENED.sub(" ", question))) <= 1
 
 
 def row_fit(row: str, question: str) -> int:
@@ -305,63 +314,6 @@ def label_fit(sentence: str, question: str) -> int:
         ORDINALS[w] for w in words(question) if w in ORDINALS
     }
     return 2 if numbers[0] in asked else 0
-
-
-def contact_fit(sentence: str, question: str, around: str = "") -> int:
-    """When the question asks for a phone number, email or web address (`wanted_contact`)
-    and `sentence` gives one: `OUT_OF_HOURS_FIT` when the question is asked out of hours ("at
-    2am", "in the middle of the night", "when the office is shut") and the sentence or
-    `around` (its heading, its line's label) is the out-of-hours line ("Emergency
-    out-of-hours (security) — Contact: 07700 900 481"), 1 when it is about what is asked: it
-    or `around` shares a word of the question beyond the contact's ("report" in "To report a
-    breakdown, call our Claims Line on 0800 046 7721" for "What number do I ring to report my
-    dishwasher has broken down?"); else 0.
-
-    >>> contact_fit("To report it, call 0800 046 7721.", "What number do I ring to report it?")
-    1
-    >>> contact_fit("Out of hours: 07700 900 481", "it's 11pm, what number do I ring?")
-    2
-    """
-    kind, topic = _contact_asked(question)
-    if kind is None or not gives_contact(kind, sentence):
-        return 0
-    if _OUT_OF_HOURS_ASKED.search(question) and _OUT_OF_HOURS.search(f"{around} {sentence}"):
-        return OUT_OF_HOURS_FIT
-    said = content_stems(f"{around} {sentence}")
-    return int(any(t in said or _starts_one(t, said) for t in topic))
-
-
-def _starts_one(stem: str, said: set[str]) -> bool:
-    """Whether a stem of five letters or more begins a word said, or one said begins it
-    ("collect" and "collection")."""
-    return len(stem) >= 5 and any(
-        len(s) >= 5 and (s.startswith(stem) or stem.startswith(s)) for s in said
-    )
-
-
-# A question asked outside office hours or in an emergency ("locked out of the studio"), and
-# the line that answers it then: it fits twice as well as a contact line about what is asked
-# (the office's own line shares the words).
-OUT_OF_HOURS_FIT = 2
-_OUT_OF_HOURS_ASKED = re.compile(
-    r"\b(?:(?:[1-5]|12)\s*a\.?m\b|(?:8|9|10|11)\s*p\.?m\b|midnight|night|overnight|weekend|"
-    r"bank\s+holiday|(?:is|are|['’]s|['’]re)\s+(?:shut|closed)|out\s+of\s+hours|after\s+hours|"
-    r"locked\s+(?:myself\s+|ourselves\s+)?out|emergency|urgent(?:ly)?)",
-    re.IGNORECASE,
-)
-_OUT_OF_HOURS = re.compile(
-    r"\b(?:out[\s-]of[\s-]hours|after[\s-]hours|outside\s+(?:office|opening|normal|staffed|"
-    r"working|business)\s+hours|24\s*(?:hours|-hour|/\s*7)|emergenc\w*|on[\s-]call|night)\b",
-    re.IGNORECASE,
-)
-
-
-@lru_cache(maxsize=64)
-def _contact_asked(question: str) -> tuple[str | None, frozenset[str]]:
-    """The contact `question` wants and its words beyond the contact's, read once per
-    question rather than once per candidate sentence."""
-    kind = wanted_contact(question_proper(question))
-    return kind, frozenset(content_stems(question) - CONTACT_WORDS) if kind else frozenset()
 
 
 _NUMBER_WORDS = "one two three four five six seven eight nine ten eleven twelve".split()

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from functools import cache
 
-from ragcite.generate.fits import OUT_OF_HOURS_FIT
+from ragcite.generate.contact_fit import OUT_OF_HOURS_FIT
 from ragcite.generate.joining import Candidate
 from ragcite.models import SourceChunk
 
