@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ragcite.embed.cached import CachedEmbedder
 from ragcite.verify.subject import missing_subject
-from ragcite.verify.typos import one_edit_apart, typo_of, vocabulary
+from ragcite.verify.typos import name_typo_of, one_edit_apart, typo_of, vocabulary
 
 from ..generate.chunks import passage_chunk
 
@@ -43,3 +43,23 @@ def test_the_subject_check_reads_through_a_typo_not_a_changed_word(
     # A name one letter from a word of the passage is another name, not a typo.
     named = "how many days of Anual leave do i get"
     assert missing_subject(named, quotes, [chunk], embedder) == ["anual"]
+
+
+def test_a_long_name_one_letter_off_is_the_passages_name() -> None:
+    assert name_typo_of("hatmanis", ["hartmanis", "stearns"])
+    assert not name_typo_of("jon", ["joan"])  # a short name may be someone else
+    assert not name_typo_of("hanson", ["hansen"])
+    assert not name_typo_of("hatmanis", ["stearns"])
+
+
+def test_the_subject_check_reads_through_a_misspelt_name(embedder: CachedEmbedder) -> None:
+    text = (
+        "The seminal paper by Juris Hartmanis and Richard Stearns, On the computational "
+        "complexity of algorithms, was published in 1965."
+    )
+    chunk = passage_chunk("c1", text, heading="History", document_id="cc", title="Complexity")
+    quotes = [(text, chunk)]
+    misspelt = "In what year was Hatmanis and Stearns' seminal paper published?"
+    assert missing_subject(misspelt, quotes, [chunk], embedder) == []
+    other = "In what year was Karp and Stearns' seminal paper published?"
+    assert missing_subject(other, quotes, [chunk], embedder) == ["karp"]

@@ -53,7 +53,7 @@ from ragcite.text.words import (
 from ragcite.verify.answer_types import answer_kind_words
 from ragcite.verify.reading import quote_window
 from ragcite.verify.topic_words import asker_verbs, circumstance_name, name_kinds, topic_words
-from ragcite.verify.typos import typo_of
+from ragcite.verify.typos import name_typo_of, typo_of
 
 # Removing a topic word moves the question's embedding at least this far (1 - cosine):
 # on the demo questions "dental" 0.16, "sabbatical" 0.15, "party" 0.12; "handling" 0.01.
@@ -212,6 +212,15 @@ def _around(quote: str, chunk: SourceChunk) -> str:
     return " ".join([*heading, *window.window, *window.asked, *led])
 
 
+def _misspelt(word: str, question: str, cited: set[str]) -> bool:
+    """Whether the question misspells a word of the quoted passages: a common word it writes
+    in lower case ("anual", `typo_of`), or a long name it capitalises ("Hatmanis" for
+    "Hartmanis", `name_typo_of`)."""
+    if _written_lower(word, question):
+        return typo_of(word, cited)
+    return name_typo_of(word.lower(), cited)
+
+
 def _written_lower(word: str, question: str) -> bool:
     """Whether the question writes `word` in lower case: a misspelt common word ("anual"),
     not a name, where one letter makes another name ("Swank" is not "swan")."""
@@ -320,7 +329,7 @@ def _missing(
         and stem(w) not in kinds
         and not _prefix_match(w, cited)
         and not _starts_a_compound(w.lower(), known)
-        and not (_written_lower(w, question) and typo_of(w, cited))
+        and not _misspelt(w, question, cited)
         and not any(stem(kin) in known for kin in _KIN.get(w.lower(), ()))
         and not (by_kind and any(stem(kind) in known for kind in broader_words(w.lower())))
         and not _compound_of(w.lower(), known)

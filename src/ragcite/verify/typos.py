@@ -4,7 +4,9 @@ A word counts as a typo when MiniLM's vocabulary (about 20,000 whole English wor
 with its tokenizer) does not know it and one edit — a letter added, dropped or changed, or two
 neighbours swapped — turns it into a word of the passage. A real word one edit from another
 ("prize" for "price") is never read as a typo: the subject check must still notice a question
-that changed a word.
+that changed a word. A name the question capitalises is a typo of a passage's name only when
+both are seven letters or more and neither is a vocabulary word ("Hatmanis" for "Hartmanis"):
+a short name one letter from another ("Jon", "Joan") may be someone else.
 
     >>> typo_of("anual", {"annual", "leave"})
     True
@@ -22,6 +24,7 @@ from importlib import resources
 from ragcite.embed.static import TOKENIZER_FILE
 
 MIN_LETTERS = 4
+MIN_NAME_LETTERS = 7
 
 
 @lru_cache(maxsize=1)
@@ -58,3 +61,15 @@ def typo_of(word: str, words: Iterable[str]) -> bool:
     if len(word) < MIN_LETTERS or not word.isalpha() or word in vocabulary():
         return False
     return any(one_edit_apart(word, other) for other in words)
+
+
+def name_typo_of(name: str, words: Iterable[str]) -> bool:
+    """Whether `name` (a capitalised question word, lower-cased) misspells a name among
+    `words`: both seven letters or more, neither in the vocabulary, one edit apart."""
+    known = vocabulary()
+    if len(name) < MIN_NAME_LETTERS or not name.isalpha() or name in known:
+        return False
+    return any(
+        len(other) >= MIN_NAME_LETTERS and other not in known and one_edit_apart(name, other)
+        for other in words
+    )
