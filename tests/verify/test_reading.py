@@ -293,6 +293,15 @@ def test_a_negation_in_the_askers_situation_is_not_the_questions() -> None:
     assert reading_conflict(question, [(text, _chunk(text))]) is None
 
 
+def test_whether_or_not_asks_both_cases_and_negates_nothing() -> None:
+    text = "Computability theory asks whether a problem can be solved by an algorithm at all."
+    both = "Which field studies whether or not a problem can be solved using algorithms?"
+    assert reading_conflict(both, [(text, _chunk(text))]) is None
+    assert reading_conflict("Can every problem be solved or not?", [(text, _chunk(text))]) is None
+    negated = reading_conflict("Which problems can not be solved?", [(text, _chunk(text))])
+    assert negated is not None and '("not")' in negated
+
+
 def test_a_what_time_question_needs_a_time_of_day() -> None:
     """ "What time does the hotel restaurant serve dinner?" over the expenses policy's meal
     allowance gives no time; "What time did a river system develop?" asks when."""

@@ -20,9 +20,10 @@ from ragcite.generate.joining import Candidate, rank
 from ragcite.text.stems import stem
 from ragcite.text.words import STOPWORDS, content_stems, content_words, words
 
-# "for no (particular) reason" says why the asker does it, not what is negated.
+# "for no (particular) reason" says why the asker does it, not what is negated; "whether or
+# not" and "… or not?" ask about both cases.
 NEGATION = re.compile(
-    r"\b(?:not|never|none|nobody|nothing|neither|nor|without|cannot)\b|n't\b|"
+    r"\b(?:(?<!\bor )not|never|none|nobody|nothing|neither|nor|without|cannot)\b|n't\b|"
     r"\bno\b(?!\s+(?:particular\s+|good\s+|specific\s+|real\s+)?reason\b)",
     re.IGNORECASE,
 )
