@@ -154,3 +154,18 @@ def test_a_long_sentence_without_a_comma_is_read_once() -> None:
     # An opening phrase that could split in many ways used to backtrack for minutes here.
     for sentence in (" ".join(["word"] * 60) + " end.", "-" * 5000):
         assert not opens_on_introduced(sentence, "Claims are approved by HR.", "Who approves?")
+
+
+def test_examples_are_quoted_with_the_sentence_saying_what_they_are_examples_of(
+    embedder: Embedder,
+) -> None:
+    """ "Notable examples include X" leans on the sentence before it, which names the kind."""
+    claims = _claims(
+        embedder,
+        "The Halden route problem is an example of what type of problem?",
+        "A decision problem has a yes or no answer for every input. A routing problem asks for "
+        "the cheapest way to visit every stop on a list. Notable examples include the Halden "
+        "route problem and the Orrin delivery problem.",
+    )
+    assert any("A routing problem asks for the cheapest way" in claim for claim in claims)
+    assert any(claim.startswith("Notable examples include") for claim in claims)

@@ -69,7 +69,11 @@ _EXCEPTION = (
 # matters: "IT enables encryption" names a department, "It is encrypted" points back.
 _ANAPHOR = re.compile(
     r"^\W*(?:(?:[Ii]t|[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose|[Tt]hey|[Ss]uch|[Ii]ts|[Tt]heir|"
-    r"[Tt]here|[Hh]e|[Ss]he|[Hh]is|[Hh]er)\b|[Tt]he\s+(?:latter|former)\b|" + _EXCEPTION + ")"
+    r"[Tt]here|[Hh]e|[Ss]he|[Hh]is|[Hh]er)\b|[Tt]he\s+(?:latter|former)\b|"
+    # "Notable examples include …": examples of what the sentence before names
+    r"(?:(?:[Nn]otable|[Oo]ther|[Cc]ommon|[Tt]ypical)\s+)?[Ee]xamples\s+(?:include|are)\b|"
+    + _EXCEPTION
+    + ")"
 )
 # The sentence right after the best one that opens by pointing back at its subject carries
 # on about it, and often says what the question asks ("Uploads are limited to 50 MB. They
