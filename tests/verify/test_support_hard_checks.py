@@ -36,6 +36,16 @@ def test_numbers_are_normalised(text: str, values: list[float]) -> None:
     assert number_values(text) == values
 
 
+def test_a_scale_letter_on_the_next_line_is_no_scale() -> None:
+    """A table row ending "£205" above the row "B — …" is £205, not 205 billion; the row
+    quoted on its own is supported by the table."""
+    table = "A — Winter: £205\nB — Winter: £225\nup to 3\n%"
+    assert number_values(table) == [205.0, 225.0, 3.0]
+    assert number_values("a £5bn fund and 12 B shares") == [5e9, 12e9]
+    signals, contradiction = check("A — Winter: £205", table)
+    assert contradiction is None and signals["hard_number_missing"] == 0.0
+
+
 def test_number_words_match_digits() -> None:
     signals, contradiction = check("The data is kept for three years.", "We keep data for 3 years.")
     assert signals["hard_number_missing"] == 0.0
