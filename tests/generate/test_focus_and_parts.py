@@ -176,6 +176,19 @@ def test_a_row_whose_label_the_question_nearly_names_fits() -> None:
     assert row_fit("Porcelain crown — Fee: £620", "How much is a crown?") == 0
 
 
+def test_a_label_is_named_by_whole_words_and_a_letter_only_as_a_capital() -> None:
+    """Rows labelled "A", "B", "C" (berth bands) are not named by the article "a" or the "b"
+    of "berth"; "pontoon B" names one; a label is named in the plural too."""
+    band_a = "A — Vessel length: Up to 9.99 m; Annual: £465"
+    band_b = "B — Vessel length: 10.00 m to 11.99 m; Annual: £510"
+    question = "we want to pay the annual berth fee monthly, is there a charge for that?"
+    assert row_fit(band_a, question) == 0 and row_fit(band_b, question) == 0
+    assert row_fit(band_b, "What is the annual rate on pontoon B?") == 2
+    assert row_fit(band_a, "A berth for my yacht, how much?") == 0  # the article
+    assert row_fit("Member — Day pass: £5", "how much is a day pass for members?") == 2
+    assert row_fit("Member — Day pass: £5", "how much is a day pass for non-membership?") == 0
+
+
 def test_when_the_askers_case_happened_names_no_row() -> None:
     """ "bounced last month" says when, not which row: no "Fixed monthly Direct Debit"; a
     question asking about paying every month still names it."""

@@ -151,6 +151,17 @@ def _nearly_named(label: str, question: str) -> bool:
     return len(own) >= 3 and len(own - content_stems(_WHEN_IT_HAPPENED.sub(" ", question))) <= 1
 
 
+def _label_said(label: str, question: str) -> bool:
+    """Whether the question says a row's (lower-cased) label as words of its own, a plural
+    too ("over $50,000", "for members"); a one-letter label ("A", "B") only as that capital
+    inside a sentence ("on pontoon B"), never the article "a" or a letter of another word."""
+    asked = " ".join(question.split())
+    if len(label) == 1:
+        return re.search(rf"(?<=[\w,] ){re.escape(label.upper())}\b", asked) is not None
+    said = rf"(?<!\w){re.escape(label)}(?:s|es)?(?!\w)"
+    return re.search(said, asked.lower()) is not None
+
+
 def row_fit(row: str, question: str) -> int:
     """How well a table row's label fits the question: 2 when the question says the label
     ("purchases over $50,000"), 1 when a number in the question falls in the label's range
@@ -163,7 +174,7 @@ def row_fit(row: str, question: str) -> int:
     1
     """
     label = " ".join(row.partition(LABEL_SEPARATOR)[0].lower().split())
-    if label and label in " ".join(question.lower().split()):
+    if label and _label_said(label, question):
         return 2
     asked, bounds = _not_ages(question, label), _amounts(label)
     if not asked or not bounds:
