@@ -120,6 +120,22 @@ def test_a_wrapped_line_that_opens_on_an_amount_is_no_heading_below_it() -> None
     ]
 
 
+def test_a_sentence_begun_mid_line_and_wrapped_is_no_heading() -> None:
+    """A PDF line "… 1 April. Berth holders who pay by 28" wraps onto "February receive …":
+    the short unpunctuated part after the first sentence is the start of the next one, not a
+    heading, since a heading opens its line."""
+    text = (
+        "Annual fees are due by 1 April. Berth holders who pay in full by 28\n"
+        "February receive a discount of 5%.\nFees\nThe fee is 5 pounds."
+    )
+    assert sentences(text) == [
+        "Annual fees are due by 1 April.",
+        "Berth holders who pay in full by 28\nFebruary receive a discount of 5%.",
+        "Fees",
+        "The fee is 5 pounds.",
+    ]
+
+
 def test_dot_leaders_keep_a_price_line_whole() -> None:
     text = (
         "Extras\n"

@@ -218,8 +218,13 @@ def _line_break_ends_sentence(text: str, newline: int, sentence_start: int, end:
 
 
 def _is_heading_line(text: str, sentence_start: int, newline: int, end: int) -> bool:
-    """A short line without final punctuation that forms the whole sentence so far."""
+    """A short line without final punctuation that forms the whole sentence so far, from
+    the start of its line: a sentence that began after another on the same line is a wrapped
+    one ("… by 1 April. Those who pay by 28" over "February …")."""
     if newline - sentence_start > 2 * _MAX_HEADING_LINE:
+        return False
+    first = newline - len(text[sentence_start:newline].lstrip())  # its first character
+    if text[text.rfind("\n", 0, first) + 1 : first].strip():
         return False
     line = text[sentence_start:newline]
     if "\n" in line.strip():
