@@ -76,8 +76,7 @@ def decision_features(
     """What the decision reads of `candidates` (scored for `query` over `window`), whose
     best relevance with its leeway is `relevance` (`extractive._relevance`)."""
     best = max(candidates, key=rank)
-    top = max(candidates, key=lambda c: c.score)
-    scores = heapq.nlargest(2, (c.score for c in candidates))
+    top, *runner_up = heapq.nlargest(2, candidates, key=lambda c: c.score)
     top_document = window[top.chunk_rank].document_id
     other_document = [
         c.score for c in candidates if window[c.chunk_rank].document_id != top_document
@@ -99,7 +98,7 @@ def decision_features(
         "top_passage_vector": first.vector_similarity_score,
         "top_passage_reranker": first.reranker_score,
         "top_passage_confidence": first.composite_confidence,
-        "margin_next": top.score - (scores[1] if len(scores) > 1 else 0.0),
+        "margin_next": top.score - (runner_up[0].score if runner_up else 0.0),
         "margin_other_document": top.score - max(other_document, default=0.0),
         "best_holds_kind": focus_match(focus, best.text),
         "best_covers": len(asked & stems(best.text_in_context)) / len(asked),

@@ -148,7 +148,14 @@ def _nearly_named(label: str, question: str) -> bool:
     ("a routine check-up for an adult" of "Routine examination (adult)"), the words that
     say when the asker's case happened left out."""
     own = content_stems(label)
-    return len(own) >= 3 and len(own - content_stems(_WHEN_IT_HAPPENED.sub(" ", question))) <= 1
+    return len(own) >= 3 and len(own - _named_stems(question)) <= 1
+
+
+@lru_cache(maxsize=64)
+def _named_stems(question: str) -> frozenset[str]:
+    """The question's content stems but those saying when the asker's case happened, read
+    once per question rather than once per row."""
+    return frozenset(content_stems(_WHEN_IT_HAPPENED.sub(" ", question)))
 
 
 def _label_said(label: str, question: str) -> bool:
