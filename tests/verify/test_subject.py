@@ -6,8 +6,15 @@ import pytest
 
 from ragcite.embed.cached import CachedEmbedder
 from ragcite.models import SourceChunk
+from ragcite.text.stems import stem
 from ragcite.verify.subject import follows_on, missing_subject
-from ragcite.verify.topic_words import asker_verbs, circumstance_name, name_kinds, topic_words
+from ragcite.verify.topic_words import (
+    asker_verbs,
+    circumstance_name,
+    label_kinds,
+    name_kinds,
+    topic_words,
+)
 
 
 def _chunk(text: str, chunk_id: str = "c1", title: str = "Benefits") -> SourceChunk:
@@ -524,3 +531,48 @@ def test_whether_a_thing_is_there_or_what_it_costs_needs_the_thing_itself(
     text = "The changing rooms are open from 6am. Each room has lockers and showers."
     quotes = [(text, _chunk(text, title="Leisure centre guide"))]
     assert "sauna" in missing_subject(asked, quotes, [quotes[0][1]], embedder)
+
+
+def test_contractions_typed_without_apostrophes_and_hedges_are_no_topic() -> None:
+    """People type "didnt", "whats", "cant" and hedge ("its quite old i think"): none of it is
+    what the question is about."""
+    asked = "whats the fee for a funeral? mum didnt live here, its quite far i think, cheers"
+    assert topic_words(asked) == ["fee", "funeral", "mum", "live"]  # "far": question shape
+    assert topic_words("the drill got stolen out of my car, what do i pay? i guess its old") == [
+        "drill",
+        "car",
+        "pay",
+    ]
+
+
+def test_a_price_word_is_covered_by_the_passages_own_price_word(
+    embedder: CachedEmbedder,
+) -> None:
+    """ "Does she still get the resident price?" over a passage that says "fee": the
+    passage's price word is the question's, whatever the question asks."""
+    text = (
+        "Residents pay the resident fee. Someone who lived in the town for at least 10 years "
+        "and moved into a care home is also treated as a resident."
+    )
+    quotes = [(text.split(". ")[1], _chunk(text, title="Cemetery fees"))]
+    asked = (
+        "Gran lived in the town for 30 years but moved into a care home. "
+        "does she still get the resident price?"
+    )
+    assert missing_subject(asked, quotes, [quotes[0][1]], embedder) == []
+    plain = "Someone who lived in the town for at least 10 years is treated as a resident."
+    held = [(plain, _chunk(plain, title="Residents"))]
+    assert missing_subject(asked, held, [held[0][1]], embedder) == ["price"]
+
+
+def test_a_rank_word_before_a_number_is_the_passages_rank(embedder: CachedEmbedder) -> None:
+    """ "band 2" is the passage's "Grade 2": a scale's name differs between employers, its
+    number does not; without another rank word in the passages, "band" stays asked for."""
+    row = "Grade 2 - Senior Carer — Basic hourly rate: £13.40; Night rate: £14.50"
+    quotes = [(row, _chunk(row, title="Pay rates"))]
+    asked = "im a band 2 senior carer, whats my night rate?"
+    assert label_kinds(asked, {stem("grade")}) == {"band"}
+    assert missing_subject(asked, quotes, [quotes[0][1]], embedder) == []
+    assert label_kinds(asked, {"senior", "carer"}) == set()
+    assert label_kinds("is there a band playing at the party?", {stem("grade")}) == set()
+    assert label_kinds("Band B: what is the level a new starter gets?", {stem("grade")}) == {"band"}

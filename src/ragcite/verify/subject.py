@@ -52,7 +52,13 @@ from ragcite.text.words import (
 )
 from ragcite.verify.answer_types import answer_kind_words
 from ragcite.verify.reading import quote_window
-from ragcite.verify.topic_words import asker_verbs, circumstance_name, name_kinds, topic_words
+from ragcite.verify.topic_words import (
+    asker_verbs,
+    circumstance_name,
+    label_kinds,
+    name_kinds,
+    topic_words,
+)
 from ragcite.verify.typos import name_typo_of, typo_of
 
 # Removing a topic word moves the question's embedding at least this far (1 - cosine):
@@ -319,8 +325,8 @@ def _missing(
     proper = question_proper(question)
     if wanted_contact(proper):  # "phone", "number", "ring": read by the contact check
         kinds |= CONTACT_WORDS
-    if asks_price(proper) or asks_cost_of_it(proper):  # "price", "fee": the price check's
-        kinds |= PRICE_STEMS
+    if asks_price(proper) or asks_cost_of_it(proper) or known & PRICE_STEMS:
+        kinds |= PRICE_STEMS  # "price", "fee": the price check's, or the passages' own word
     topics = topic_words(question)
     absent = [
         w
@@ -337,7 +343,8 @@ def _missing(
     if not absent:
         return []
     absent = _excused(absent, topics, circumstance_name(question))
-    absent = [w for w in absent if w not in name_kinds(question, known)]
+    kinds_named = name_kinds(question, known) | label_kinds(question, known)
+    absent = [w for w in absent if w not in kinds_named]
     situation = set(words(leading_statement(question)))
     absent = _excused(absent, topics, situation | set(_KIN))
     absent = _situation_named(question, absent, topics, situation)

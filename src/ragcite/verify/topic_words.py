@@ -6,7 +6,8 @@ soon", "what is the deadline", "the previous policy"), not a number, date or cur
 amount, not an adverb, past participle or verb with a particle (`topic_words`). Some topic
 words are excused when the question's other ones are there: the place or product a may-I
 question ends on (`circumstance_name`), the kind word after a name the passages hold
-(`name_kinds`) and the verb the asker would do it with (`asker_verbs`).
+(`name_kinds`), the rank word before a number where the passages rank by another ("band 1"
+over "Grade 1": `label_kinds`) and the verb the asker would do it with (`asker_verbs`).
 
     >>> topic_words("Does our health insurance include dental cover?")
     ['health', 'insurance', 'include', 'dental', 'cover']
@@ -95,12 +96,24 @@ _HOURS_WORDS = frozenset("open opens opening close closes closing shut shuts".sp
 _CONTRACTED = frozenset(
     "didn doesn isn aren wasn weren hasn haven hadn shouldn couldn wouldn mustn needn".split()
 )
+# How people type in a hurry: contractions without their apostrophe ("he didnt live here",
+# "whats the fee", "cant find it") and the hedges and courtesies around a question ("its
+# quite old i think", "maybe", "please", "cheers"). None names what the question is about.
+_CASUAL = frozenset(
+    """
+    didnt doesnt isnt arent wasnt werent hasnt havent hadnt shouldnt couldnt wouldnt mustnt
+    neednt dont cant wont aint im ive youre youve theyre theyve weve whats thats theres hows
+    whos wheres quite think thinking reckon guess wondering wonder maybe perhaps probably
+    please thanks thank cheers hello hiya sorry basically
+    """.split()
+)
 # Irregular past participles shape a question like "stored" and "retained" do: "How long is
 # CCTV footage kept?" and "Who bought the rights?" ask with them; the passage says
 # "Retention: 30 days" or "purchased".
 _IGNORED = (
     STOPWORDS
     | _CONTRACTED
+    | _CASUAL
     | QUESTION_WORDS
     | QUESTION_SHAPE
     | _ASKERS_VERBS
@@ -205,6 +218,34 @@ def asker_verbs(question: str) -> set[str]:
         if before in _ASKER or before in _MODALS or after_to or doing:
             found.add(word)
     return found
+
+
+# Words that name a rank or row by its number ("band 6", "grade 1", "tier 2", "zone 3"):
+# organisations call the same scale by different names, and a question's "band 1" is the
+# passage's "Grade 1".
+_LABEL_KINDS = frozenset(
+    "band bands grade grades level levels tier tiers zone zones scale step steps class "
+    "category group".split()
+)
+# The number or capital letter after it ("band 6", "tier 2a", "zone B"; not "level a").
+_LABEL_KIND_THEN_NUMBER = re.compile(r"\b((?i:[a-z]+))\s+(?:\d+[a-zA-Z]?|[A-H])\b")
+
+
+def label_kinds(question: str, known: set[str]) -> set[str]:
+    """The rank words before a number in the question ("band" in "band 1 support worker")
+    when the passages rank by another one (`known`: the stems they hold).
+
+    >>> sorted(label_kinds("band 1 support worker, whats the rate?", {stem("grade")}))
+    ['band']
+    """
+    ranks = {stem(w) for w in _LABEL_KINDS}
+    if not known & ranks:
+        return set()
+    return {
+        m.group(1).lower()
+        for m in _LABEL_KIND_THEN_NUMBER.finditer(question)
+        if m.group(1).lower() in _LABEL_KINDS
+    }
 
 
 def name_kinds(question: str, known: set[str]) -> set[str]:
