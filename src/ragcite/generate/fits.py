@@ -303,7 +303,8 @@ def range_fit(sentence: str, question: str) -> int:
             low, high = (float(g.replace(",", "")) for g in (m.group(1), m.group(m.lastindex or 1)))
             unit = _UNIT_AFTER.match(sentence, m.end())  # "… 28 days": the question's times
             per = _TIME_UNITS[unit.group(1).lower()] if unit else 0.0
-            held = [value * minutes / per for value, minutes in times if minutes] if per else asked
+            # A range without a unit of time holds no span of time ("under-16s": no "3 weeks").
+            held = [v * m / per for v, m in times if m] if per else [v for v, m in times if not m]
             if kind == "from":
                 high = float("inf")
             elif kind == "upto":

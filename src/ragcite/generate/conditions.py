@@ -1,0 +1,114 @@
+"""Whether a sentence's time condition is the asker's case, and the sentence for the other.
+
+Policies state a rule for one side of a threshold and the next sentence for the other: "If
+you cancel at least 14 days before the first session, we refund the fee minus a £20
+administration charge. We do not refund cancellations made after that, …". A question that
+says where the asker stands ("it starts in 3 weeks", "the course starts in 10 days", "I
+brought it back 4 days late") is answered by the side that holds its time: that sentence
+fits the question like a table row whose range holds its number, and the other side is the
+other case (`Candidate.other_case`: ranked after every other).
+
+    >>> condition_holds("If you cancel at least 14 days before, we refund the fee.",
+    ...                 "the course starts in 3 weeks, can I get a refund?")
+    True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from ragcite.generate.joining import Candidate
+from ragcite.text.table_rows import is_table_row
+
+_UNIT = r"(minutes?|mins?|hours?|hrs?|days?|working\s+days?|weeks?|months?|years?)"
+_NUMBER = r"(\d[\d,]*(?:\.\d+)?)"
+# "at least 14 days", "more than 21 days", "less than 48 hours", "fewer than 7 days".
+_THRESHOLD = re.compile(
+    rf"\b(at\s+least|more\s+than|over|longer\s+than|less\s+than|fewer\s+than|under)\s+"
+    rf"{_NUMBER}\s+{_UNIT}\b",
+    re.IGNORECASE,
+)
+_FROM = ("at least", "more than", "over", "longer than")
+# A requirement states what the asker must do, not whose case it is: "You must give at least
+# 14 days' notice" answers a question about 10 days' notice as well as one about 3 weeks.
+_REQUIREMENT = re.compile(
+    r"\b(?:must|should|need\s+to|needs\s+to|have\s+to|has\s+to|required|requires|"
+    r"no\s+later\s+than)\b",
+    re.IGNORECASE,
+)
+# A sentence for the other side of the one before ("… made after that", "If you cancel later
+# than that", "Otherwise, …").
+_OTHER_SIDE = re.compile(
+    r"\b(?:(?:later|less|shorter|fewer|earlier|more|longer|sooner)\s+than\s+that|"
+    r"after\s+that|before\s+that|otherwise|if\s+not)\b",
+    re.IGNORECASE,
+)
+# How far apart (a ratio) the question's time and the condition's bound may be.
+_NEAR = 8.0
+_QUESTION_TIME = re.compile(rf"\b{_NUMBER}\s+{_UNIT}\b", re.IGNORECASE)
+_NUMBER_WORDS = "one two three four five six seven eight nine ten eleven twelve".split()
+_SPELT = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})\s+(?={_UNIT})", re.IGNORECASE)
+_MINUTES = {"min": 1.0, "hou": 60.0, "hrs": 60.0, "hr": 60.0, "day": 1440.0, "wor": 1440.0}
+_MINUTES |= {"wee": 10080.0, "mon": 43800.0, "yea": 525600.0}
+
+
+def _minutes(value: str, unit: str) -> float:
+    key = unit.lower()[:3] if not unit.lower().startswith("hr") else unit.lower()[:2]
+    return float(value.replace(",", "")) * _MINUTES.get(key, _MINUTES.get(unit.lower()[:3], 0.0))
+
+
+def _question_times(question: str) -> list[float]:
+    """The spans of time the question names, in minutes ("3 weeks", "ten days")."""
+    digits = _SPELT.sub(lambda m: f"{_NUMBER_WORDS.index(m.group(1).lower()) + 1} ", question)
+    return [_minutes(v, u) for v, u in _QUESTION_TIME.findall(digits)]
+
+
+def condition_holds(sentence: str, question: str) -> bool | None:
+    """Whether the time the question names meets the sentence's one time condition (None:
+    no such condition, a requirement, no time in the question, or times on both sides)."""
+    thresholds = _THRESHOLD.findall(sentence)
+    if len(thresholds) != 1 or _REQUIREMENT.search(sentence):
+        return None
+    times = _question_times(question)
+    if not times:
+        return None
+    word, value, unit = thresholds[0]
+    bound = _minutes(value, unit)
+    # A time far from the bound measures something else ("four months ago" against "at
+    # least 5 working days before payday").
+    near = [t for t in times if bound > 0 and t > 0 and max(t, bound) / min(t, bound) <= _NEAR]
+    above = " ".join(word.lower().split()) in _FROM
+    held = {t >= bound if above else t <= bound for t in near}
+    return held.pop() if len(held) == 1 else None
+
+
+def conditions_settled(question: str, candidates: list[Candidate]) -> list[Candidate]:
+    """`candidates` with each sentence whose time condition holds for the question fitting
+    it; where the next sentence of the same passage speaks of the other side (`_OTHER_SIDE`),
+    the side that fails is made the other case."""
+    if not _QUESTION_TIME.search(question) and not _SPELT.search(question):
+        return candidates
+    by_place = {(c.chunk_rank, c.position): i for i, c in enumerate(candidates)}
+    settled = list(candidates)
+    for i, c in enumerate(candidates):
+        if is_table_row(c.text):
+            continue
+        holds = condition_holds(c.text, question)
+        if holds is None:
+            continue
+        j = by_place.get((c.chunk_rank, c.position + 1))
+        if j is not None and _OTHER_SIDE.search(candidates[j].text):
+            settled[i] = _as_case(settled[i], holds)
+            settled[j] = _as_case(settled[j], not holds)
+        elif holds:  # alone, a condition that fails may still be the answer ("must be less
+            settled[i] = _as_case(settled[i], True)  # than 8 years old" for a 9-year-old)
+    return settled
+
+
+def _as_case(candidate: Candidate, asker_case: bool) -> Candidate:
+    """`candidate` fitting the question, or as the other case; a sentence about what the
+    other party does ("If we need to cancel …") stays the other case."""
+    if not asker_case:
+        return replace(candidate, other_case=True)
+    return candidate if candidate.other_case else replace(candidate, fit=max(candidate.fit, 1))

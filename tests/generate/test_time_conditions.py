@@ -1,0 +1,59 @@
+"""The side of a time threshold that holds the asker's time answers: "If you cancel at least
+14 days before …" for a course starting in three weeks, "If you cancel later than that …"
+for one starting in ten days (`ragcite.generate.conditions`).
+
+Real MiniLM embedder and the shipped sentence-choice model, over chunks built here.
+"""
+
+from __future__ import annotations
+
+from ragcite.embed.base import Embedder
+from ragcite.generate.conditions import condition_holds
+from ragcite.generate.extractive import ExtractiveGenerator
+from ragcite.generate.fits import range_fit
+from tests.generate.chunks import passage_chunk
+
+WORKSHOPS = passage_chunk(
+    "c_course0001",
+    "Our weekend workshops cost £180 and include all materials. If you cancel at least 21 "
+    "days before the first session, we refund the fee minus a £25 booking charge. We do "
+    "not refund cancellations made after that, but you may move your place to a later "
+    "workshop once. Under-16s must come with a booked adult.",
+    heading="Workshops",
+    title="Riverside Glass Studio terms",
+)
+
+
+def _claims(embedder: Embedder, question: str) -> list[str]:
+    draft = ExtractiveGenerator(embedder).generate(question, [WORKSHOPS])
+    return [c.claim_text for c in draft.claims]
+
+
+def test_a_condition_holds_for_a_time_on_its_side_in_any_unit() -> None:
+    refund = "If you cancel at least 21 days before the first session, we refund the fee."
+    assert condition_holds(refund, "the workshop starts in 4 weeks, can I get a refund?")
+    assert condition_holds(refund, "it starts in ten days, do I get my money back?") is False
+    late = "If your instructor is more than 15 minutes late, you get a free lesson."
+    assert condition_holds(late, "my instructor turned up 20 minutes late")
+    assert condition_holds(late, "they were 5 minutes late") is False
+
+
+def test_no_condition_is_read_from_a_requirement_or_a_far_off_time() -> None:
+    notice = "You must give at least 14 days' notice before you cancel."
+    assert condition_holds(notice, "I need to cancel, it's in 10 days") is None
+    payday = "Claims are paid on the 15th if they reach Finance at least 5 working days before."
+    assert condition_holds(payday, "my receipts are from four months ago") is None
+    assert condition_holds(payday, "can I claim for my receipts?") is None
+
+
+def test_the_side_holding_the_askers_time_answers(embedder: Embedder) -> None:
+    early = _claims(embedder, "booked a workshop but can't go now, it starts in 4 weeks. refund?")
+    assert any("minus a £25 booking charge" in c for c in early)
+    late = _claims(embedder, "booked a workshop but can't go, it starts in 9 days. refund?")
+    assert any("move your place to a later workshop" in c for c in late)
+
+
+def test_a_range_without_a_unit_of_time_holds_no_span_of_time() -> None:
+    """ "Under-16s" is an age: a course starting in 3 weeks does not fall in it."""
+    assert range_fit("Under-16s must come with a booked adult.", "it starts in 3 weeks") == 0
+    assert range_fit("Under-16s must come with a booked adult.", "my son is 12") == 1
