@@ -61,6 +61,7 @@ from ragcite.generate.missing_parts import (
 from ragcite.generate.other_case import asker_case_first, not_done_first, same_case
 from ragcite.generate.question_adapter import rank_shift
 from ragcite.generate.sentence_choice import WindowSentence, choice_scores, focused_row, stems
+from ragcite.generate.slot_fill import fills_the_gap
 from ragcite.generate.statements import Statement, statements_for
 from ragcite.models import DraftAnswer, DraftCitation, DraftClaim, SourceChunk
 from ragcite.rerank.question_parts import question_parts
@@ -226,6 +227,9 @@ class ExtractiveGenerator:
         closer = closer_in_words(query, chosen, candidates, window[best.chunk_rank])
         if closer is not None:
             chosen.append(closer)
+        filling = fills_the_gap(query, chosen, candidates)
+        if filling is not None:
+            chosen.append(filling)
         stating = states_what_is_asked(query, chosen, candidates)
         if stating is not None:
             chosen.append(stating)
