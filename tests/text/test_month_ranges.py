@@ -37,3 +37,15 @@ def test_a_seasons_row_fits_the_month_asked() -> None:
     asked = "what time can I get onto the site to take my caravan out in December?"
     assert candidate_fit(winter, asked, is_row=True) == (1, False)
     assert candidate_fit(summer, asked, is_row=True) == (0, False)
+
+
+def test_a_season_asked_is_its_months() -> None:
+    """ "In the winter months" is answered by "from 1 October to 31 March"; "a spring" is no
+    season."""
+    winter = months_asked("what time does the park shut in the winter months?")
+    assert winter == {12, 1, 2}
+    hours = "From 1 April to 30 September we close at 8pm; from 1 October to 31 March at 4.30pm."
+    assert month_range_holds(hours, winter)
+    assert not month_range_holds("Open 1 April to 30 September only.", winter)
+    assert months_asked("is the pool open in the spring?") == {3, 4, 5}
+    assert months_asked("my mattress has a broken spring, can I return it?") == frozenset()

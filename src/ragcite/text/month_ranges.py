@@ -28,6 +28,11 @@ _ASKED = re.compile(
     r"December|january|february|april|june|july|august|september|october|november|december|"
     r"christmas|Christmas|xmas|Xmas)\b"
 )
+# A season the asker names, as its months (the meteorological seasons): "in the winter
+# months" is answered by "from 1 October to 31 March". "Spring" only after "in" ("a spring"
+# is a thing).
+_SEASONS = {"winter": (12, 1, 2), "spring": (3, 4, 5), "summer": (6, 7, 8), "autumn": (9, 10, 11)}
+_SEASON = re.compile(r"\b(winter|summer|autumn)s?\b|\bin\s+(?:the\s+)?(spring)\b", re.IGNORECASE)
 
 
 def _number(name: str) -> int | None:
@@ -38,8 +43,15 @@ def _number(name: str) -> int | None:
 
 @lru_cache(maxsize=1024)  # asked of one question for every candidate sentence
 def months_asked(question: str) -> frozenset[int]:
-    """The months (1-12) `question` names."""
-    return frozenset(n for m in _ASKED.finditer(question) if (n := _number(m.group(0))))
+    """The months (1-12) `question` names, or the months of the season it names.
+
+    >>> sorted(months_asked("what time does it shut in the winter months?"))
+    [1, 2, 12]
+    """
+    named = {n for m in _ASKED.finditer(question) if (n := _number(m.group(0)))}
+    for m in _SEASON.finditer(question):
+        named.update(_SEASONS[(m.group(1) or m.group(2)).lower()])
+    return frozenset(named)
 
 
 def month_range_holds(text: str, months: frozenset[int]) -> bool:
