@@ -677,3 +677,12 @@ def test_a_thing_that_stopped_working_is_the_negated_case() -> None:
     asked = "The heating in my room has packed up and it's 11pm - who do I call?"
     assert negated_in_quote(asked, said) is None
     assert negated_in_quote("Who do I call about the heating in my room?", said) == "heating"
+
+
+def test_a_lower_price_answers_a_question_about_not_paying_the_full_one() -> None:
+    """ "Without paying full whack" asks for a cheaper way, which a price answers; a quote
+    with no price still does not answer "without paying"."""
+    asked = "I'm away for 6 weeks, can I keep my locker without paying full whack?"
+    assert negation_unmatched(asked, "A paused membership costs £10.00 a month.") is None
+    assert negation_unmatched(asked, "Members keep their locker for the year.") == "without"
+    assert negation_unmatched("Can I park without a permit?", "Permits cost £5.") == "without"

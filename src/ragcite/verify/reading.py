@@ -91,6 +91,17 @@ _SAID_OTHERWISE = (
         ),
         re.compile(r"\b(?:any|all)\s+other\b|\bonly\b|\bexcept\b|\boutside\b", re.IGNORECASE),
     ),
+    (  # "without paying full whack": a lower price or a price for the asker's case
+        re.compile(
+            r"\b(?:without|not|n['’]t)\s+(?:\w+\s+){0,2}?(?:full|whole|normal|standard|"
+            r"regular|usual)\s+(?:price|whack|fee|rate|amount|cost|membership)\b",
+            re.IGNORECASE,
+        ),
+        re.compile(
+            r"[$€£¥]\s?\d|\d\s?%|\b(?:half|reduced|lower|discount\w*|free|cheaper)\b",
+            re.IGNORECASE,
+        ),
+    ),
     (
         re.compile(r"\bnot\s+enough\b", re.IGNORECASE),
         re.compile(r"\b(?:minimum|fewer|too\s+few|at\s+least)\b", re.IGNORECASE),
