@@ -426,3 +426,13 @@ def test_what_happens_takes_the_next_sentence_that_refuses_to_pay() -> None:
         "authorisation number?"
     )
     assert next_step(question, rule, [rule, refusal]) is refusal
+
+
+def test_what_the_asker_already_is_names_their_row_not_the_one_asked_about() -> None:
+    """ "If I'm already a full member" is the asker's own row; the row for someone beside a
+    Full member is the one a question about the asker's wife asks for."""
+    full = "Full member — Who it is for: Beekeepers; Annual fee: £42.00"
+    partner = "Partner member — Who it is for: Someone living with a Full member; Annual fee: £21"
+    asked = "what would my wife pay to join if I'm already a full member?"
+    assert [row_fit(r, asked) for r in (full, partner)] == [0, 1]
+    assert row_fit(full, "How much is it to be a full member?") == 2

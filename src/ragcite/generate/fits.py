@@ -166,7 +166,27 @@ def _label_said(label: str, question: str) -> bool:
     if len(label) == 1:
         return re.search(rf"(?<=[\w,] ){re.escape(label.upper())}\b", asked) is not None
     said = rf"(?<!\w){re.escape(label)}(?:s|es)?(?!\w)"
-    return re.search(said, asked.lower()) is not None
+    lowered = asked.lower()
+    return any(not _ALREADY.search(lowered, 0, m.start()) for m in re.finditer(said, lowered))
+
+
+# What the asker already is or has ("if I'm already a full member"): their own row, not the
+# one asked about ("what would my wife pay?": "Partner member — … same address as a Full
+# member").
+_ALREADY = re.compile(r"\balready\s+(?:(?:a|an|the|on|in|have|got|my|our)\s+){0,2}$")
+_ALREADY_IS = re.compile(
+    r"\balready\s+(?:(?:a|an|the|on|in|have|got|my|our)\s+){0,2}([a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+)
+
+
+def _for_what_the_asker_has(cells: str, question: str) -> bool:
+    """Whether a row's cells name what the asker already is or has ("Partner member — Who
+    it is for: A second beekeeper at the same address as a Full member" for "what would my
+    wife pay if I'm already a full member?")."""
+    found = _ALREADY_IS.search(question.lower())
+    if found is None or not content_stems(found.group(1)):
+        return False
+    return re.search(rf"(?<!\w){re.escape(found.group(1))}(?!\w)", cells) is not None
 
 
 def row_fit(row: str, question: str) -> int:
@@ -180,9 +200,11 @@ def row_fit(row: str, question: str) -> int:
     >>> row_fit("$10,001 to $50,000 — Approver: Finance Director", "Who approves $25,000?")
     1
     """
-    label = " ".join(row.partition(LABEL_SEPARATOR)[0].lower().split())
+    label, _, cells = (" ".join(part.lower().split()) for part in row.partition(LABEL_SEPARATOR))
     if label and _label_said(label, question):
         return 2
+    if _for_what_the_asker_has(cells, question):
+        return 1
     asked, bounds = _not_ages(question, label), _amounts(label)
     if not asked or not bounds:
         return int(_nearly_named(label, question))
