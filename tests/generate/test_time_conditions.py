@@ -57,3 +57,26 @@ def test_a_range_without_a_unit_of_time_holds_no_span_of_time() -> None:
     """ "Under-16s" is an age: a course starting in 3 weeks does not fall in it."""
     assert range_fit("Under-16s must come with a booked adult.", "it starts in 3 weeks") == 0
     assert range_fit("Under-16s must come with a booked adult.", "my son is 12") == 1
+
+
+SOFT_PLAY = passage_chunk(
+    "c_play000002",
+    "Entry is £6.50 per child and adults go free. At weekends and during school holidays, "
+    "play sessions are limited to 2 hours and we recommend booking. On weekdays in term "
+    "time there is no time limit.",
+    heading="Soft play",
+    title="Tumble Barn prices",
+)
+
+
+def test_the_sentence_for_the_kind_of_day_asked_answers(embedder: Embedder) -> None:
+    """Saturday is a weekend: "On weekdays …" beside "At weekends …" is the other case."""
+    generator = ExtractiveGenerator(embedder)
+    saturday = generator.generate(
+        "coming on saturday with the kids, is there a time limit?", [SOFT_PLAY]
+    )
+    assert "limited to 2 hours" in saturday.claims[0].claim_text
+    tuesday = generator.generate(
+        "coming on a tuesday in term time, is there a time limit?", [SOFT_PLAY]
+    )
+    assert "no time limit" in tuesday.claims[0].claim_text

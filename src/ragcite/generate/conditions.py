@@ -6,7 +6,9 @@ administration charge. We do not refund cancellations made after that, …". A q
 says where the asker stands ("it starts in 3 weeks", "the course starts in 10 days", "I
 brought it back 4 days late") is answered by the side that holds its time: that sentence
 fits the question like a table row whose range holds its number, and the other side is the
-other case (`Candidate.other_case`: ranked after every other).
+other case (`Candidate.other_case`: ranked after every other). So with the kind of day the
+question names: "we're coming on Saturday" is answered by "At weekends … limited to 2 hours",
+not by "On weekdays in term time there is no time limit" beside it (`days_settled`).
 
     >>> condition_holds("If you cancel at least 14 days before, we refund the fee.",
     ...                 "the course starts in 3 weeks, can I get a refund?")
@@ -104,6 +106,45 @@ def conditions_settled(question: str, candidates: list[Candidate]) -> list[Candi
         elif holds:  # alone, a condition that fails may still be the answer ("must be less
             settled[i] = _as_case(settled[i], True)  # than 8 years old" for a 9-year-old)
     return settled
+
+
+# Days that make a weekend and days that make a week ("on Saturday", "Monday to Friday").
+_WEEKEND = re.compile(r"\b(?:week-?ends?|saturdays?|sundays?|sat|sun)\b", re.IGNORECASE)
+_WEEKDAY = re.compile(
+    r"\b(?:week-?days?|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|mon|tue|tues|wed|"
+    r"thu|thur|thurs|fri)\b",
+    re.IGNORECASE,
+)
+
+
+def _days(text: str) -> str | None:
+    """ "weekend" or "weekday" when `text` names days of one kind only, else None."""
+    weekend, weekday = bool(_WEEKEND.search(text)), bool(_WEEKDAY.search(text))
+    if weekend == weekday:
+        return None
+    return "weekend" if weekend else "weekday"
+
+
+def days_settled(question: str, candidates: list[Candidate]) -> list[Candidate]:
+    """`candidates` with a sentence for the other kind of day than the question's made the
+    other case ("On weekdays in term time there is no time limit" for "we're coming on
+    Saturday"), when a sentence of the same passage names the question's kind ("At weekends
+    … limited to 2 hours"), which then fits."""
+    asked = _days(question)
+    if asked is None:
+        return candidates
+    kinds = [None if is_table_row(c.text) else _days(c.text) for c in candidates]
+    passages = {c.chunk_rank for c, kind in zip(candidates, kinds, strict=True) if kind == asked}
+    return [
+        _as_case(c, kind == asked) if kind is not None and c.chunk_rank in passages else c
+        for c, kind in zip(candidates, kinds, strict=True)
+    ]
+
+
+def cases_settled(question: str, candidates: list[Candidate]) -> list[Candidate]:
+    """`candidates` with the asker's case read from the times and days the question names
+    (`conditions_settled`, `days_settled`)."""
+    return days_settled(question, conditions_settled(question, candidates))
 
 
 def _as_case(candidate: Candidate, asker_case: bool) -> Candidate:

@@ -32,7 +32,7 @@ from ragcite.config import GenerateSettings
 from ragcite.embed.base import Embedder
 from ragcite.generate.answer_decision import Decision, deciding, decision_features, decline_reason
 from ragcite.generate.bridge import carried_on
-from ragcite.generate.conditions import conditions_settled
+from ragcite.generate.conditions import cases_settled
 from ragcite.generate.contact_fit import contact_fit
 from ragcite.generate.faq_answers import Asked, Relevance, faq_questions, faq_relevance
 from ragcite.generate.fits import candidate_fit
@@ -322,7 +322,7 @@ class ExtractiveGenerator:
                     shift=float(shift),
                 )
             )
-        return price_kept_honest(query, tightest_bands(conditions_settled(query, out)))
+        return price_kept_honest(query, tightest_bands(cases_settled(query, out)))
 
     def _shifts(self, relevance: Relevance) -> npt.NDArray[np.float32]:
         """Each sentence's rank shift under the learned question map (none when it is off)."""
