@@ -16,6 +16,10 @@ from ragcite.rerank.question_parts import question_parts
             "How long do we keep PII, and does the EU differ from the US?",
             ["How long do we keep PII", "does the EU differ from the US"],
         ),
+        (
+            "how much is a party per kid and whats the minimum number of children?",
+            ["how much is a party per kid", "whats the minimum number of children"],
+        ),
         ("How much parental leave does the primary caregiver get?", None),
         ("Do salt and pepper count?", None),
     ],

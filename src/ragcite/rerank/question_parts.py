@@ -14,7 +14,8 @@ from ragcite.text.words import QUESTION_STOPWORDS, words
 # Where a compound question splits: "…, and does …", "…; what …", "…? How …".
 _PART_BREAK = re.compile(
     r"\s*(?:[;?]|,\s*(?:and|or|but)\b|\band\s+(?=(?:how|what|when|where|who|which|why|"
-    r"whether|does|do|did|is|are|was|were|can|could|should|will|would)\b))\s*",
+    r"whether|does|do|did|is|are|was|were|can|could|should|will|would|"
+    r"whats|hows|wheres|whos|whens)\b))\s*",  # "… and whats the minimum": typed in a hurry
     re.IGNORECASE,
 )
 
@@ -34,7 +35,8 @@ def question_parts(query: str) -> list[str]:
 # before "and can't wheel his bin …", nor "I want to ask about an exception.").
 ASKS = re.compile(
     r"\s*(?:how|what|when|where|which|who|whom|whose|why|whether|can|could|do|does|did|is|"
-    r"are|was|were|will|would|should|shall|may|might|must|have|has|am)\b",
+    r"are|was|were|will|would|should|shall|may|might|must|have|has|am|"
+    r"whats|hows|wheres|whos|whens)\b",
     re.IGNORECASE,
 )
 
