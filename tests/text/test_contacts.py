@@ -75,3 +75,5 @@ def test_who_do_i_ring_wants_a_phone_number_but_asks_for_none() -> None:
     assert wanted_contact("Is there anyone at the uni I can ring?") == "a phone number"
     assert wanted_contact("Is there someone we could call tonight?") == "a phone number"
     assert wanted_contact("Is there anyone who can help me with the form?") is None
+    assert wanted_contact("who do i actually phone about my exams?") == "a phone number"
+    assert wanted_contact("who do we need to email about it?") == "an email address"

@@ -71,7 +71,10 @@ _CONTACTS = (
 # "Who do I ring if …?", "Who should I call about …?", "Who do I email?": a phone number or
 # an email address answers, but so may a team or a role the passage names without one, so
 # this is no reason to decline.
-_WHO_DO_I = r"^\s*(?:who|what|which\s+\w+)\s+(?:do|should|can|shall)\s+(?:i|we|you)\s+"
+_WHO_DO_I = (
+    r"^\s*(?:who|what|which\s+\w+)\s+(?:do|should|can|shall)\s+(?:i|we|you)\s+"
+    r"(?:(?:actually|just|then|now|best|need\s+to|have\s+to)\s+)?"  # "who do I actually ring"
+)
 # "Is there anyone at the uni I can ring?", "is there someone we can call tonight?"
 _ANYONE_I_CAN = (
     r"^\s*(?:is|are)\s+there\s+(?:anyone|anybody|someone|somebody|a\s+number)\b[^?]{0,40}?"
