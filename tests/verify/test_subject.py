@@ -7,7 +7,7 @@ import pytest
 from ragcite.embed.cached import CachedEmbedder
 from ragcite.models import SourceChunk
 from ragcite.text.stems import stem
-from ragcite.verify.subject import follows_on, missing_subject
+from ragcite.verify.subject import ASKS_IF_OFFERED, follows_on, missing_subject
 from ragcite.verify.topic_words import (
     asker_verbs,
     circumstance_name,
@@ -576,3 +576,19 @@ def test_a_rank_word_before_a_number_is_the_passages_rank(embedder: CachedEmbedd
     assert label_kinds(asked, {"senior", "carer"}) == set()
     assert label_kinds("is there a band playing at the party?", {stem("grade")}) == set()
     assert label_kinds("Band B: what is the level a new starter gets?", {stem("grade")}) == {"band"}
+
+
+def test_every_word_of_a_thing_asked_to_be_on_offer_names_it(embedder: CachedEmbedder) -> None:
+    """ "Do you have a woodland burial area?" is not answered by the cemetery's burial area:
+    "woodland" moves the question's meaning little, but a thing on offer is all its words;
+    a question that is not about what is on offer keeps the plain threshold (0.06)."""
+    text = "Millbrook Council manages the burial ground on Mill Lane, with an area for ashes."
+    quotes = [(text, _chunk(text, title="Cemetery rules"))]
+    asked = "Do you have a woodland burial area at Mill Lane?"
+    assert missing_subject(asked, quotes, [quotes[0][1]], embedder) == ["woodland"]
+    assert missing_subject(
+        "does millbrook have a woodland burial area?", quotes, [quotes[0][1]], embedder
+    ) == ["woodland"]
+    assert ASKS_IF_OFFERED.match("does the library sell old tools?")
+    assert not ASKS_IF_OFFERED.match("Do I have to book a woodland burial?")
+    assert not ASKS_IF_OFFERED.match("Who manages the woodland burial area?")

@@ -293,6 +293,14 @@ _ASKS_IF_THERE = re.compile(
     r"(?:have|sell|hire|rent|offer|provide|run|stock|supply|do)\b",
     re.IGNORECASE,
 )
+# "Do you have a woodland burial area?", "Does the library sell old tools?": every word of
+# the thing names it ("woodland" moves that question's embedding only 0.05).
+ASKS_IF_OFFERED = re.compile(
+    r"^\W*(?:do|does)\s+(?:the\s+[a-z]+(?:\s+[a-z]+)?|(?!i\b|we\b)[a-z]+)\s+"
+    r"(?:have|sell|hire|rent|offer|provide|run|stock|supply|do)\b",
+    re.IGNORECASE,
+)
+_OFFER_SALIENCE = 0.03
 
 
 def _starts_a_compound(word: str, known: set[str]) -> bool:
@@ -352,7 +360,8 @@ def _missing(
     if not absent:
         return []
     salience = _salience(question, absent, embedder)
-    salient = [w for w, s in zip(absent, salience, strict=True) if s >= MIN_SALIENCE]
+    least = _OFFER_SALIENCE if ASKS_IF_OFFERED.search(question) else MIN_SALIENCE
+    salient = [w for w, s in zip(absent, salience, strict=True) if s >= least]
     asked = [w for w in absent if w not in situation and w not in _KIN]
     if not salient and len(asked) > 1:  # "kennel fees for our dog": each says the other
         together = _salience_together(question, asked, embedder)
