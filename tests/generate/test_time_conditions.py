@@ -57,6 +57,7 @@ def test_a_range_without_a_unit_of_time_holds_no_span_of_time() -> None:
     """ "Under-16s" is an age: a course starting in 3 weeks does not fall in it."""
     assert range_fit("Under-16s must come with a booked adult.", "it starts in 3 weeks") == 0
     assert range_fit("Under-16s must come with a booked adult.", "my son is 12") == 1
+    assert range_fit("Children under 12 may not enter.", "can my 10 year old come?") == 1
 
 
 SOFT_PLAY = passage_chunk(

@@ -320,13 +320,15 @@ def range_fit(sentence: str, question: str) -> int:
     if not asked:
         return 0
     times = _timed(_in_digits(question))
+    # A range without a unit of time holds no span of time ("under-16s": no "3 weeks"), but
+    # an age ("a 10 year old").
+    plain = [v for v, m in times if not m] + [float(a or b) for a, b in _AGE.findall(question)]
     for pattern, kind in _SENTENCE_RANGES:
         for m in pattern.finditer(sentence):
             low, high = (float(g.replace(",", "")) for g in (m.group(1), m.group(m.lastindex or 1)))
             unit = _UNIT_AFTER.match(sentence, m.end())  # "… 28 days": the question's times
             per = _TIME_UNITS[unit.group(1).lower()] if unit else 0.0
-            # A range without a unit of time holds no span of time ("under-16s": no "3 weeks").
-            held = [v * m / per for v, m in times if m] if per else [v for v, m in times if not m]
+            held = [v * m / per for v, m in times if m] if per else plain
             if kind == "from":
                 high = float("inf")
             elif kind == "upto":
