@@ -81,3 +81,10 @@ def test_the_sentence_for_the_kind_of_day_asked_answers(embedder: Embedder) -> N
         "coming on a tuesday in term time, is there a time limit?", [SOFT_PLAY]
     )
     assert "no time limit" in tuesday.claims[0].claim_text
+
+
+def test_a_range_with_a_unit_on_both_bounds_holds_a_time_between() -> None:
+    """ "between 24 hours and 2 hours before" holds "about 5 hours before"."""
+    charge = "If you cancel between 24 hours and 2 hours before the start, we charge 50%."
+    assert range_fit(charge, "if I cancel about 5 hours before it starts, am I charged?") == 1
+    assert range_fit(charge, "if I cancel 30 hours before, am I charged?") == 0

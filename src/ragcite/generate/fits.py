@@ -288,7 +288,9 @@ _NUM = r"(\d[\d,]*(?:\.\d+)?)"
 _SENTENCE_RANGES = (
     (re.compile(rf"{_NUM}%?\s*(?:to|-|–|—)\s*{_NUM}"), "between"),
     (
-        re.compile(rf"\bbetween\s+\D{{0,3}}{_NUM}%?\s+and\s+\D{{0,3}}{_NUM}", re.IGNORECASE),
+        re.compile(  # "between 24 hours and 2 hours before"
+            rf"\bbetween\s+\D{{0,3}}{_NUM}%?(?:\s+[a-z]+)?\s+and\s+\D{{0,3}}{_NUM}", re.IGNORECASE
+        ),
         "between",
     ),
     (
