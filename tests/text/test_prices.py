@@ -23,6 +23,9 @@ from ragcite.text.prices import (
         "Members get 10% off.",
         "Parking is free of charge.",
         "Shoe hire is included.",
+        "We do not charge late payment fees.",  # that there is none is the price
+        "There is no early repayment fee.",
+        "We don't charge for a second key.",
     ],
 )
 def test_a_price_is_stated(sentence: str) -> None:
@@ -35,6 +38,7 @@ def test_a_price_is_stated(sentence: str) -> None:
         "Premium members get 2 free guest passes each month.",
         "Claims must be made within 60 days.",
         "Room GBP-2 is on the first floor.",
+        "There is no reason to pay before the visit.",
     ],
 )
 def test_no_price_is_stated(sentence: str) -> None:

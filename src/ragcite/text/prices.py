@@ -58,6 +58,8 @@ _PRICE_SAID = re.compile(
     r"(?:EUR|USD|GBP|AUD|CAD|euros?|dollars?|pounds?|pence|p|cents?)\b|"
     r"\bfree\b(?=\s*(?:[.,;:!?)]|$|(?:of|for|to|when|if|on|at|during|until|with)\b))|"
     rf"\b(?:{NO_CHARGE}|included)\b|"
+    r"\b(?:do|does|will)\s+not\s+charge\b|\b(?:don|doesn)['’]t\s+charge\b|"  # "We do not charge …"
+    r"\bno\s+(?:[\w-]+\s+){1,2}(?:fee|charge|penalty)s?\b|"  # "no early repayment fee"
     r"\d\s?%|\bper\s?cent\b|\bhalf\s+price\b",
     re.IGNORECASE,
 )
