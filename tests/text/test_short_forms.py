@@ -202,6 +202,11 @@ def test_everyday_shortenings_of_care_and_leave_are_read_in_full() -> None:
             "A passenger gave me a cash, can I take it?",
         ),
         (
+            "Can I take it to an ombudsman?",
+            "After 8 weeks you can refer it to CISAS, our alternative dispute resolution scheme.",
+            "Can I take it to an alternative dispute resolution?",
+        ),
+        (
             "Can I pay it off in chunks?",
             "You can spread the cost over three instalments by Direct Debit.",
             "Can I pay it off instalments?",

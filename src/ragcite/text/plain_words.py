@@ -65,6 +65,7 @@ behind with = in arrears, arrears
 behind on = in arrears, arrears
 in chunks = by instalments, in instalments, instalments, by installments, installments
 bit by bit = by instalments, in instalments, instalments, installments
+ombudsman = alternative dispute resolution, dispute resolution, adjudication
 """
 
 
