@@ -255,3 +255,20 @@ def test_a_payment_that_bounces_fails_and_a_broken_thing_is_damaged() -> None:
     assert (
         formal_verbs("What if someone breaks a prop?", rules) == "What if someone damages a prop?"
     )
+
+
+def test_everyday_phrasal_verbs_are_read_as_the_passages_verbs() -> None:
+    """ "Cut me off", "pop out", "hang on to", "kick in": the passages write "suspend",
+    "leave", "keep", "take effect"."""
+    billing = ["While we investigate the disputed amount we will not suspend your service."]
+    assert formal_verbs("will you cut me off?", billing) == "will you suspend me?"
+    night = ["If you leave the building during a sleep-in, the payment is not made."]
+    assert formal_verbs("what if I pop out to the shop?", night) == "what if I leave to the shop?"
+    kept = ["Fired work is kept on the racks for 4 weeks."]
+    assert formal_verbs("how long will you hang on to my pots?", kept) == (
+        "how long will you keep my pots?"
+    )
+    change = ["A lower band takes effect at your next renewal."]
+    assert (
+        formal_verbs("when does the change kick in?", change) == "when does the change take effect?"
+    )

@@ -98,6 +98,12 @@ reply to, replies to, replied to, replying to = respond to, responds to, respond
 shut, shuts, shut, shutting = close, closes, closed, closing
 get in, gets in, got in, getting in = arrive, arrives, arrived, arriving
 pick, picks, picked, picking = choose, chooses, chose, choosing
+cut off, cuts off, cut off, cutting off = disconnect, disconnects, disconnected, disconnecting
+cut off, cuts off, cut off, cutting off = suspend, suspends, suspended, suspending
+pop out, pops out, popped out, popping out = leave, leaves, left, leaving
+hang on to, hangs on to, hung on to, hanging on to = keep, keeps, kept, keeping
+hang onto, hangs onto, hung onto, hanging onto = keep, keeps, kept, keeping
+kick in, kicks in, kicked in, kicking in = take effect, takes effect, took effect, taking effect
 """
 
 
