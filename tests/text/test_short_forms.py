@@ -272,3 +272,12 @@ def test_everyday_phrasal_verbs_are_read_as_the_passages_verbs() -> None:
     assert (
         formal_verbs("when does the change kick in?", change) == "when does the change take effect?"
     )
+
+
+def test_giving_something_up_is_the_passages_resigning_or_ending() -> None:
+    """ "Give up my membership" is "resign" where the club's rules say so, "give up our berth"
+    "end" where the marina's terms say "You may end an annual agreement"."""
+    club = ["If you wish to resign, you must give written notice by 31 January."]
+    assert formal_verbs("can I give up my membership?", club) == "can I resign my membership?"
+    marina = ["You may end an annual agreement at any time by giving 30 days' written notice."]
+    assert formal_verbs("we want to give up our berth", marina) == "we want to end our berth"

@@ -104,6 +104,10 @@ pop out, pops out, popped out, popping out = leave, leaves, left, leaving
 hang on to, hangs on to, hung on to, hanging on to = keep, keeps, kept, keeping
 hang onto, hangs onto, hung onto, hanging onto = keep, keeps, kept, keeping
 kick in, kicks in, kicked in, kicking in = take effect, takes effect, took effect, taking effect
+give up, gives up, gave up, giving up = resign, resigns, resigned, resigning
+give up, gives up, gave up, giving up = end, ends, ended, ending
+give up, gives up, gave up, giving up = surrender, surrenders, surrendered, surrendering
+give up, gives up, gave up, giving up = cancel, cancels, cancelled, cancelling
 """
 
 
