@@ -202,6 +202,16 @@ def test_everyday_shortenings_of_care_and_leave_are_read_in_full() -> None:
             "A passenger gave me a cash, can I take it?",
         ),
         (
+            "What if I bring the car back nearly empty?",
+            "Return the car with a quarter of a tank, or we charge a GBP 15 low fuel fee.",
+            "What if I bring the car back low?",
+        ),
+        (
+            "Can my essay deadline be extended?",
+            "Your coordinator can approve a coursework extension of up to 14 days.",
+            "Can my coursework deadline be extended?",
+        ),
+        (
             "Can I take it to an ombudsman?",
             "After 8 weeks you can refer it to CISAS, our alternative dispute resolution scheme.",
             "Can I take it to an alternative dispute resolution?",

@@ -66,6 +66,9 @@ behind on = in arrears, arrears
 in chunks = by instalments, in instalments, instalments, by installments, installments
 bit by bit = by instalments, in instalments, instalments, installments
 ombudsman = alternative dispute resolution, dispute resolution, adjudication
+nearly empty = low
+almost empty = low
+essay = coursework, assignment
 """
 
 
