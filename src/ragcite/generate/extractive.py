@@ -188,9 +188,9 @@ class ExtractiveGenerator:
     ) -> list[Candidate]:
         """The sentence most likely to answer, then those ranked nearly as high and as relevant,
         the other items of its list when the question asks for the list (`whole_list`), the
-        best one's neighbour when the answer may be one step on (`joining.next_step`), and the
+        best one's neighbour when the answer may be one step on (`joining.next_step`), the
         best sentence of another passage that ranks close and covers more of the question
-        (`joining.other_chunk`)."""
+        (`joining.other_chunk`), and the one filling the question's gap (`slot_fill`)."""
         ranked = not_done_first(query, asker_case_first(query, sorted(candidates, key=_order)))
         best = ranked[0]
         floor = max(self.min_relevance, max(c.score for c in ranked) - self.relative_margin)
@@ -227,12 +227,10 @@ class ExtractiveGenerator:
         closer = closer_in_words(query, chosen, candidates, window[best.chunk_rank])
         if closer is not None:
             chosen.append(closer)
-        filling = fills_the_gap(query, chosen, candidates)
-        if filling is not None:
-            chosen.append(filling)
-        stating = states_what_is_asked(query, chosen, candidates)
-        if stating is not None:
-            chosen.append(stating)
+        for join in (fills_the_gap, states_what_is_asked):  # the gap filled, the kind stated
+            joined = join(query, chosen, candidates)
+            if joined is not None:
+                chosen.append(joined)
         contact = gives_the_contact(
             query,
             chosen,
