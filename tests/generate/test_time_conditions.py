@@ -8,9 +8,10 @@ Real MiniLM embedder and the shipped sentence-choice model, over chunks built he
 from __future__ import annotations
 
 from ragcite.embed.base import Embedder
-from ragcite.generate.conditions import condition_holds
+from ragcite.generate.conditions import condition_holds, days_settled
 from ragcite.generate.extractive import ExtractiveGenerator
 from ragcite.generate.fits import range_fit
+from ragcite.generate.joining import Candidate
 from tests.generate.chunks import passage_chunk
 
 WORKSHOPS = passage_chunk(
@@ -88,3 +89,12 @@ def test_a_range_with_a_unit_on_both_bounds_holds_a_time_between() -> None:
     charge = "If you cancel between 24 hours and 2 hours before the start, we charge 50%."
     assert range_fit(charge, "if I cancel about 5 hours before it starts, am I charged?") == 1
     assert range_fit(charge, "if I cancel 30 hours before, am I charged?") == 0
+
+
+def test_sat_and_sun_are_words_unless_capitalised() -> None:
+    """ "I sat in the sun" names no day; "Open Sat 10-4" does."""
+    texts = ["At weekends sessions are limited to 2 hours.", "On weekdays there is no limit."]
+    window = [Candidate(0, i, 0, t, t, "c1", 0.5) for i, t in enumerate(texts)]
+    assert days_settled("I sat in the sun for an hour, is there a limit?", window) == window
+    settled = days_settled("coming Sat morning, is there a limit?", window)
+    assert [(c.fit, c.other_case) for c in settled] == [(1, False), (0, True)]

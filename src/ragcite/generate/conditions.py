@@ -51,13 +51,15 @@ _NEAR = 8.0
 _QUESTION_TIME = re.compile(rf"\b{_NUMBER}\s+{_UNIT}\b", re.IGNORECASE)
 _NUMBER_WORDS = "one two three four five six seven eight nine ten eleven twelve".split()
 _SPELT = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})\s+(?={_UNIT})", re.IGNORECASE)
-_MINUTES = {"min": 1.0, "hou": 60.0, "hrs": 60.0, "hr": 60.0, "day": 1440.0, "wor": 1440.0}
+# Minutes in a unit of `_UNIT`, by its first letters ("hr" for "hr", "hrs"; a working day
+# read as a day).
+_MINUTES = {"min": 1.0, "hou": 60.0, "hr": 60.0, "day": 1440.0, "wor": 1440.0}
 _MINUTES |= {"wee": 10080.0, "mon": 43800.0, "yea": 525600.0}
 
 
 def _minutes(value: str, unit: str) -> float:
-    key = unit.lower()[:3] if not unit.lower().startswith("hr") else unit.lower()[:2]
-    return float(value.replace(",", "")) * _MINUTES.get(key, _MINUTES.get(unit.lower()[:3], 0.0))
+    lowered = unit.lower()
+    return float(value.replace(",", "")) * _MINUTES[lowered[:2 if lowered[:2] == "hr" else 3]]
 
 
 def _question_times(question: str) -> list[float]:
@@ -108,12 +110,12 @@ def conditions_settled(question: str, candidates: list[Candidate]) -> list[Candi
     return settled
 
 
-# Days that make a weekend and days that make a week ("on Saturday", "Monday to Friday").
-_WEEKEND = re.compile(r"\b(?:week-?ends?|saturdays?|sundays?|sat|sun)\b", re.IGNORECASE)
+# Days that make a weekend and days that make a week ("on Saturday", "Monday to Friday",
+# "Mon-Fri"; a short name only capitalised: "sat" and "sun" are words).
+_WEEKEND = re.compile(r"(?i:\b(?:week-?ends?|saturdays?|sundays?)\b)|\b(?:Sat|Sun)\b")
 _WEEKDAY = re.compile(
-    r"\b(?:week-?days?|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|mon|tue|tues|wed|"
-    r"thu|thur|thurs|fri)\b",
-    re.IGNORECASE,
+    r"(?i:\b(?:week-?days?|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?)\b)|"
+    r"\b(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri)\b"
 )
 
 
