@@ -592,3 +592,4 @@ def test_every_word_of_a_thing_asked_to_be_on_offer_names_it(embedder: CachedEmb
     assert ASKS_IF_OFFERED.match("does the library sell old tools?")
     assert not ASKS_IF_OFFERED.match("Do I have to book a woodland burial?")
     assert not ASKS_IF_OFFERED.match("Who manages the woodland burial area?")
+    assert not ASKS_IF_OFFERED.match("Do students have to pay for the woodland walk?")

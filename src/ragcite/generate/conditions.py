@@ -59,7 +59,7 @@ _MINUTES |= {"wee": 10080.0, "mon": 43800.0, "yea": 525600.0}
 
 def _minutes(value: str, unit: str) -> float:
     lowered = unit.lower()
-    return float(value.replace(",", "")) * _MINUTES[lowered[:2 if lowered[:2] == "hr" else 3]]
+    return float(value.replace(",", "")) * _MINUTES[lowered[: 2 if lowered[:2] == "hr" else 3]]
 
 
 def _question_times(question: str) -> list[float]:

@@ -297,7 +297,7 @@ _ASKS_IF_THERE = re.compile(
 # the thing names it ("woodland" moves that question's embedding only 0.05).
 ASKS_IF_OFFERED = re.compile(
     r"^\W*(?:do|does)\s+(?:the\s+[a-z]+(?:\s+[a-z]+)?|(?!i\b|we\b)[a-z]+)\s+"
-    r"(?:have|sell|hire|rent|offer|provide|run|stock|supply|do)\b",
+    r"(?:have|sell|hire|rent|offer|provide|run|stock|supply|do)\b(?!\s+to\b)",  # not "have to"
     re.IGNORECASE,
 )
 _OFFER_SALIENCE = 0.03
