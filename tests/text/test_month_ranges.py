@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ragcite.generate.fits import candidate_fit
-from ragcite.text.month_ranges import month_range_holds, months_asked
+from ragcite.text.month_ranges import month_range_holds, months_asked, named_day_stated
 
 
 def test_the_months_a_question_names() -> None:
@@ -49,3 +49,13 @@ def test_a_season_asked_is_its_months() -> None:
     assert not month_range_holds("Open 1 April to 30 September only.", winter)
     assert months_asked("is the pool open in the spring?") == {3, 4, 5}
     assert months_asked("my mattress has a broken spring, can I return it?") == frozenset()
+
+
+def test_a_day_called_by_name_is_its_date() -> None:
+    """ "Boxing Day" is 26 December, "New Year's Eve" 31 December, in either order of day and
+    month; another day is not."""
+    shifts = "Shifts worked on 25 December and 26 December are paid at double time."
+    assert named_day_stated(shifts, "I worked on boxing day, what's my rate?")
+    assert named_day_stated("Closed on December 31st.", "Are you open on New Year’s Eve?")
+    assert not named_day_stated(shifts, "I worked on New Year's Day, what's my rate?")
+    assert not named_day_stated(shifts, "I worked on a Tuesday, what's my rate?")

@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from ragcite.text.actors import the_other_party_acts
 from ragcite.text.labels import label_of
-from ragcite.text.month_ranges import month_range_holds, months_asked
+from ragcite.text.month_ranges import month_range_holds, months_asked, named_day_stated
 from ragcite.text.ordinals import ORDINALS
 from ragcite.text.table_rows import LABEL_SEPARATOR, row_cells
 from ragcite.text.words import STOPWORDS, content_stems, words
@@ -385,8 +385,10 @@ def candidate_fit(text: str, question: str, *, is_row: bool) -> tuple[int, bool]
     (`the_other_party_acts`: "If we cancel …" for "I need to cancel …"). A row fits by its
     label, a range it states or a cell (`row_fit`, `range_fit`, `cell_fit`); a sentence by a
     range or the numbered label opening it (`label_fit`); either by a month range holding the
-    month the question names ("in December": "1 November to 31 March — …")."""
-    season = int(month_range_holds(text, months_asked(question)))  # "in December"
+    month the question names ("in December": "1 November to 31 March — …") or by the date of
+    a day it names ("on Boxing Day": "26 December")."""
+    named_day = named_day_stated(text, question)  # "on Boxing Day": "26 December"
+    season = int(month_range_holds(text, months_asked(question)) or named_day)  # "in December"
     if not is_row:
         fit = max(range_fit(text, question), label_fit(text, question), season)
         return fit, the_other_party_acts(text, question)

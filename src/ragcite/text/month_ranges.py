@@ -71,3 +71,49 @@ def month_range_holds(text: str, months: frozenset[int]) -> bool:
 def _between(month: int, start: int, end: int) -> bool:
     """Whether `month` falls from `start` to `end`, running over the new year if need be."""
     return start <= month <= end if start < end else month >= start or month <= end
+
+
+# Days people call by name, as the day and month a policy writes ("Boxing Day": "26
+# December").
+_NAMED_DAYS = {
+    "christmas eve": (24, 12),
+    "christmas day": (25, 12),
+    "boxing day": (26, 12),
+    "new year's eve": (31, 12),
+    "new years eve": (31, 12),
+    "new year's day": (1, 1),
+    "new years day": (1, 1),
+}
+_NAMED = re.compile(
+    r"\b(?:" + "|".join(re.escape(n) for n in _NAMED_DAYS).replace("'", "['’]?") + r")\b",
+    re.IGNORECASE,
+)
+_DAY_OF_MONTH = re.compile(
+    rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH})|\b({_MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b",
+    re.IGNORECASE,
+)
+
+
+def named_day_stated(text: str, question: str) -> bool:
+    """Whether `text` states, as a date, a day the question calls by name ("Shifts worked on
+    25 December and 26 December …" for "I worked on boxing day").
+
+    >>> named_day_stated("Shifts on 26 December are paid double.", "worked boxing day?")
+    True
+    """
+    asked = _days_named(question)
+    if not asked:
+        return False
+    for m in _DAY_OF_MONTH.finditer(text):
+        day, month = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        if (int(day), _number(month)) in asked:
+            return True
+    return False
+
+
+def _days_named(question: str) -> set[tuple[int, int]]:
+    """The (day, month) of each day the question calls by name."""
+    names = (
+        " ".join(m.group(0).lower().replace("’", "'").split()) for m in _NAMED.finditer(question)
+    )
+    return {_NAMED_DAYS[name] for name in names if name in _NAMED_DAYS}
