@@ -58,6 +58,7 @@ from ragcite.generate.missing_parts import (
     gives_what_is_asked,
     not_in_documents,
 )
+from ragcite.generate.new_amount import gives_a_new_amount
 from ragcite.generate.other_case import asker_case_first, not_done_first, same_case
 from ragcite.generate.question_adapter import rank_shift
 from ragcite.generate.sentence_choice import WindowSentence, choice_scores, focused_row, stems
@@ -190,7 +191,8 @@ class ExtractiveGenerator:
         the other items of its list when the question asks for the list (`whole_list`), the
         best one's neighbour when the answer may be one step on (`joining.next_step`), the
         best sentence of another passage that ranks close and covers more of the question
-        (`joining.other_chunk`), and the one filling the question's gap (`slot_fill`)."""
+        (`joining.other_chunk`), the one filling the question's gap (`slot_fill`) and the one
+        naming the amount asked when the chosen ones repeat the asker's (`new_amount`)."""
         ranked = not_done_first(query, asker_case_first(query, sorted(candidates, key=_order)))
         best = ranked[0]
         floor = max(self.min_relevance, max(c.score for c in ranked) - self.relative_margin)
@@ -227,7 +229,7 @@ class ExtractiveGenerator:
         closer = closer_in_words(query, chosen, candidates, window[best.chunk_rank])
         if closer is not None:
             chosen.append(closer)
-        for join in (fills_the_gap, states_what_is_asked):  # the gap filled, the kind stated
+        for join in (fills_the_gap, gives_a_new_amount, states_what_is_asked):
             joined = join(query, chosen, candidates)
             if joined is not None:
                 chosen.append(joined)
