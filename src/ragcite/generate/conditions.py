@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from ragcite.generate.fits import TIME_UNITS, in_digits
 from ragcite.generate.joining import Candidate
 from ragcite.text.table_rows import is_table_row
 
@@ -49,33 +50,30 @@ _OTHER_SIDE = re.compile(
 # How far apart (a ratio) the question's time and the condition's bound may be.
 _NEAR = 8.0
 _QUESTION_TIME = re.compile(rf"\b{_NUMBER}\s+{_UNIT}\b", re.IGNORECASE)
-_NUMBER_WORDS = "one two three four five six seven eight nine ten eleven twelve".split()
-_SPELT = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})\s+(?={_UNIT})", re.IGNORECASE)
-# Minutes in a unit of `_UNIT`, by its first letters ("hr" for "hr", "hrs"; a working day
-# read as a day).
-_MINUTES = {"min": 1.0, "hou": 60.0, "hr": 60.0, "day": 1440.0, "wor": 1440.0}
-_MINUTES |= {"wee": 10080.0, "mon": 43800.0, "yea": 525600.0}
 
 
 def _minutes(value: str, unit: str) -> float:
-    lowered = unit.lower()
-    return float(value.replace(",", "")) * _MINUTES[lowered[: 2 if lowered[:2] == "hr" else 3]]
+    """`value` `unit`s in minutes (a working day read as a day)."""
+    return float(value.replace(",", "")) * TIME_UNITS[unit.lower().split()[-1]]
 
 
 def _question_times(question: str) -> list[float]:
     """The spans of time the question names, in minutes ("3 weeks", "ten days")."""
-    digits = _SPELT.sub(lambda m: f"{_NUMBER_WORDS.index(m.group(1).lower()) + 1} ", question)
-    return [_minutes(v, u) for v, u in _QUESTION_TIME.findall(digits)]
+    return [_minutes(v, u) for v, u in _QUESTION_TIME.findall(in_digits(question))]
 
 
 def condition_holds(sentence: str, question: str) -> bool | None:
     """Whether the time the question names meets the sentence's one time condition (None:
     no such condition, a requirement, no time in the question, or times on both sides)."""
+    return _holds(sentence, _question_times(question))
+
+
+def _holds(sentence: str, times: list[float]) -> bool | None:
+    """`condition_holds` for the question's `times` (minutes), read once per question."""
+    if not times:
+        return None
     thresholds = _THRESHOLD.findall(sentence)
     if len(thresholds) != 1 or _REQUIREMENT.search(sentence):
-        return None
-    times = _question_times(question)
-    if not times:
         return None
     word, value, unit = thresholds[0]
     bound = _minutes(value, unit)
@@ -91,14 +89,15 @@ def conditions_settled(question: str, candidates: list[Candidate]) -> list[Candi
     """`candidates` with each sentence whose time condition holds for the question fitting
     it; where the next sentence of the same passage speaks of the other side (`_OTHER_SIDE`),
     the side that fails is made the other case."""
-    if not _QUESTION_TIME.search(question) and not _SPELT.search(question):
+    times = _question_times(question)
+    if not times:
         return candidates
     by_place = {(c.chunk_rank, c.position): i for i, c in enumerate(candidates)}
     settled = list(candidates)
     for i, c in enumerate(candidates):
         if is_table_row(c.text):
             continue
-        holds = condition_holds(c.text, question)
+        holds = _holds(c.text, times)
         if holds is None:
             continue
         j = by_place.get((c.chunk_rank, c.position + 1))

@@ -48,7 +48,7 @@ def _amounts(text: str) -> list[float]:
 
 
 # Units of time, in minutes: "3 hours" asked is no "Up to 30 minutes".
-_TIME_UNITS = {
+TIME_UNITS = {
     **dict.fromkeys(("minute", "minutes", "min", "mins"), 1.0),
     **dict.fromkeys(("hour", "hours", "hr", "hrs"), 60.0),
     **dict.fromkeys(("day", "days"), 1440.0),
@@ -64,7 +64,7 @@ def _timed(text: str) -> tuple[tuple[float, float | None], ...]:
     """Each number of `text` with its unit of time in minutes, when one follows it (read
     once per question or label, not once per row it is compared with)."""
     return tuple(
-        (float(m.group(1).replace(",", "")), _TIME_UNITS.get((m.group(2) or "").lower()))
+        (float(m.group(1).replace(",", "")), TIME_UNITS.get((m.group(2) or "").lower()))
         for m in _TIMED_AMOUNT.finditer(text)
     )
 
@@ -318,10 +318,10 @@ def range_fit(sentence: str, question: str) -> int:
     >>> range_fit("Drivers aged 21 to 24 pay a surcharge.", "I'm 23 - do I pay extra?")
     1
     """
-    asked = _amounts(_in_digits(question))
+    asked = _amounts(in_digits(question))
     if not asked:
         return 0
-    times = _timed(_in_digits(question))
+    times = _timed(in_digits(question))
     # A range without a unit of time holds no span of time ("under-16s": no "3 weeks"), but
     # an age ("a 10 year old").
     plain = [v for v, m in times if not m] + [float(a or b) for a, b in _AGE.findall(question)]
@@ -329,7 +329,7 @@ def range_fit(sentence: str, question: str) -> int:
         for m in pattern.finditer(sentence):
             low, high = (float(g.replace(",", "")) for g in (m.group(1), m.group(m.lastindex or 1)))
             unit = _UNIT_AFTER.match(sentence, m.end())  # "… 28 days": the question's times
-            per = _TIME_UNITS[unit.group(1).lower()] if unit else 0.0
+            per = TIME_UNITS[unit.group(1).lower()] if unit else 0.0
             held = [v * m / per for v, m in times if m] if per else plain
             if kind == "from":
                 high = float("inf")
@@ -373,7 +373,7 @@ _COUNTED = re.compile(
 
 
 @lru_cache(maxsize=1024)
-def _in_digits(question: str) -> str:
+def in_digits(question: str) -> str:
     """`question` with each number word before what it counts in digits (`_COUNTED`)."""
     return _COUNTED.sub(lambda m: str(_NUMBER_WORDS.index(m.group(1).lower()) + 1), question)
 
@@ -394,6 +394,6 @@ def candidate_fit(text: str, question: str, *, is_row: bool) -> tuple[int, bool]
         return fit, the_other_party_acts(text, question)
     if label_negated(text, question):
         return 0, True
-    counted = _in_digits(question)  # a label's number, read with its unit: not `range_fit`
+    counted = in_digits(question)  # a label's number, read with its unit: not `range_fit`
     fits = (row_fit(text, counted), range_fit(text, question), cell_fit(text, counted), season)
     return max(fits), False

@@ -111,9 +111,10 @@ def named_day_stated(text: str, question: str) -> bool:
     return False
 
 
-def _days_named(question: str) -> set[tuple[int, int]]:
+@lru_cache(maxsize=1024)  # asked of one question for every candidate sentence
+def _days_named(question: str) -> frozenset[tuple[int, int]]:
     """The (day, month) of each day the question calls by name."""
     names = (
         " ".join(m.group(0).lower().replace("’", "'").split()) for m in _NAMED.finditer(question)
     )
-    return {_NAMED_DAYS[name] for name in names if name in _NAMED_DAYS}
+    return frozenset(_NAMED_DAYS[name] for name in names if name in _NAMED_DAYS)

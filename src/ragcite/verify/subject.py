@@ -288,16 +288,18 @@ def _excused(absent: list[str], topics: list[str], excusable: set[str]) -> list[
 # generators?", "Does the centre have lockers?"): the passages must name the thing itself,
 # not only its kind (a room, a machine), as a question of what a thing costs must ("how
 # much is a replacement mailbox key?").
+_OFFERS = r"(?:have|sell|hire|rent|offer|provide|run|stock|supply|do)\b"
 _ASKS_IF_THERE = re.compile(
     r"\bhow\s+much\b|\b(?:is|are)\s+there\b|\b(?:do|does)\s+(?:you|it|they|the\s+[a-z]+(?:\s+[a-z]+)?)\s+"
-    r"(?:have|sell|hire|rent|offer|provide|run|stock|supply|do)\b",
+    + _OFFERS,
     re.IGNORECASE,
 )
 # "Do you have a woodland burial area?", "Does the library sell old tools?": every word of
 # the thing names it ("woodland" moves that question's embedding only 0.05).
 ASKS_IF_OFFERED = re.compile(
     r"^\W*(?:do|does)\s+(?:the\s+[a-z]+(?:\s+[a-z]+)?|(?!i\b|we\b)[a-z]+)\s+"
-    r"(?:have|sell|hire|rent|offer|provide|run|stock|supply|do)\b(?!\s+to\b)",  # not "have to"
+    + _OFFERS
+    + r"(?!\s+to\b)",  # not "have to"
     re.IGNORECASE,
 )
 _OFFER_SALIENCE = 0.03

@@ -227,6 +227,7 @@ _LABEL_KINDS = frozenset(
     "band bands grade grades level levels tier tiers zone zones scale step steps class "
     "category group".split()
 )
+_LABEL_KIND_STEMS = frozenset(stem(w) for w in _LABEL_KINDS)
 # The number or capital letter after it ("band 6", "tier 2a", "zone B"; not "level a").
 _LABEL_KIND_THEN_NUMBER = re.compile(r"\b((?i:[a-z]+))\s+(?:\d+[a-zA-Z]?|[A-H])\b")
 
@@ -238,8 +239,7 @@ def label_kinds(question: str, known: set[str]) -> set[str]:
     >>> sorted(label_kinds("band 1 support worker, whats the rate?", {stem("grade")}))
     ['band']
     """
-    ranks = {stem(w) for w in _LABEL_KINDS}
-    if not known & ranks:
+    if not known & _LABEL_KIND_STEMS:
         return set()
     return {
         m.group(1).lower()
