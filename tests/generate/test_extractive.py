@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from ragcite.embed.base import Embedder
+from ragcite.generate.extractive import ExtractiveGenerator
 from ragcite.generate.missing_parts import gives_what_is_asked
 from ragcite.pipeline import Ragcite
 from ragcite.rerank.question_parts import question_parts
+from tests.generate.chunks import passage_chunk
 
 
 @pytest.mark.parametrize(
@@ -72,3 +75,28 @@ def test_claim_text_is_one_line_but_the_quote_is_verbatim(demo_rag: Ragcite) -> 
     assert "\n" not in claim.claim_text
     chunk = response.chunk(claim.citations[0].chunk_id)
     assert chunk is not None and claim.citations[0].quote in chunk.chunk_text
+
+
+TOIL_LIMITS = passage_chunk(
+    "c_toil000001",
+    "You can hold a maximum of 22.5 hours of TOIL at any one time. Your manager should not "
+    "approve extra hours that would take you above this limit. TOIL must be taken within "
+    "three months of being earned. TOIL that has not been taken within three months will be "
+    "lost, unless your manager has agreed in writing that operational needs prevented you "
+    "from taking it.",
+    heading="5.2 Limits and taking TOIL",
+    title="Flexible Working and Time Off in Lieu (TOIL) Policy",
+).model_copy(update={"composite_confidence": 0.5})  # retrieved with middling confidence
+
+
+def test_a_compound_question_no_part_of_which_is_close_enough_alone_is_answered_whole(
+    embedder: Embedder,
+) -> None:
+    """Each part of "what's the most TOIL I'm allowed to have saved up, and does it run out?"
+    reads below the relevance floor on its own, while the answer decision takes the whole
+    question: the question is answered as one, and no part is reported missing."""
+    asked = "what's the most TOIL I'm allowed to have saved up, and does it run out?"
+    draft = ExtractiveGenerator(embedder).generate(asked, [TOIL_LIMITS])
+    assert draft.answerable
+    assert any("22.5 hours" in c.claim_text for c in draft.claims)
+    assert "do not say" not in draft.answer_text

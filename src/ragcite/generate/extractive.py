@@ -85,6 +85,9 @@ _LABEL_NAMED = 2
 # not answer.
 _EXTRA_MARGIN = 0.05
 _EXTRA_CHOICE = 0.45
+# A compound question none of whose parts reaches the relevance floor alone is answered as
+# a whole when the answer decision takes it and its relevance is this close to the floor.
+_NEAR = 0.05
 # A sentence's relevance weighs its cosine with the question this much (its word coverage
 # 0.15, its chunk's composite confidence 0.2).
 SIMILARITY_WEIGHT = 0.65
@@ -123,9 +126,8 @@ class ExtractiveGenerator:
         self, query: str, chunks: list[SourceChunk], *, violations: list[str] | None = None
     ) -> DraftAnswer:
         del violations  # verbatim sentences cannot fail the quote check
+        query, candidates = self.candidates(query, chunks)
         window = chunks[: self.max_chunks]
-        query = _spelled_out(query, window)
-        candidates = self._score(query, window)
         if not candidates:
             return DraftAnswer(answer_text="", claims=[], answerable=False, model_id=self.model_id)
         read = decision_features(query, candidates, window, _relevance(candidates))
@@ -149,7 +151,9 @@ class ExtractiveGenerator:
                     missing.append(part)
                 else:
                     chosen.append(answer)
-        if len(parts) == 1 or chosen:
+        if len(missing) == len(parts) and _relevance(candidates) >= self.min_relevance - _NEAR:
+            missing = []  # no part alone, but the question as a whole is close enough
+        if chosen or not missing:
             chosen.extend(self._answers(query, candidates, window))
         claims = self._claims(query, _unique(chosen, self.embedder), candidates)
         if not claims:
@@ -163,7 +167,7 @@ class ExtractiveGenerator:
         """The question in the passages' words and its scored candidate sentences over the
         window of `chunks` (what `ragcite train question-map` learns from)."""
         window = chunks[: self.max_chunks]
-        query = _spelled_out(query, window)
+        query = spell_out(query, [c.chunk_text for c in window])  # "PO": "purchase order"
         return query, self._score(query, window)
 
     def decision_inputs(self, query: str, chunks: list[SourceChunk]) -> dict[str, float] | None:
@@ -365,12 +369,6 @@ def _relevance(candidates: list[Candidate]) -> float:
     """The best score, a sentence the question singles out (`Candidate.fit`,
     `Candidate.contact`) counting its `leeway` more (0 without candidates)."""
     return max((c.score + leeway(c) for c in candidates), default=0.0)
-
-
-def _spelled_out(query: str, chunks: list[SourceChunk]) -> str:
-    """The question with its acronyms and shortened words in the passages' words ("PO":
-    "purchase order", "prod": "production")."""
-    return spell_out(query, [c.chunk_text for c in chunks])
 
 
 def _unique(chosen: list[Candidate], embedder: Embedder) -> list[Candidate]:
