@@ -618,6 +618,11 @@ def test_only_the_best_sentences_negation_speaks_of_the_other_case() -> None:
             "Can I cancel the tour without losing my deposit?",
             "Deposits are refunded in full for cancellations made 30 days before departure.",
         ),
+        (
+            "the trip date has changed, can we move it without losing our deposit",
+            "The exception is a date change made more than 28 days before the original date: "
+            "in that case we transfer your deposit to the new date.",
+        ),
     ],
 )
 def test_a_negation_said_in_other_words_answers_a_negated_question(

@@ -81,6 +81,13 @@ _FREE_SAID = re.compile(rf"\b(?:free|complimentary|refund\w*|{NO_CHARGE})\b", re
 # will receive a full refund … Courses need a minimum of 8 learners to run").
 _SAID_OTHERWISE = (
     (_UNPAID_ASKED, _FREE_SAID),
+    (  # "… move it without losing our deposit?": "we transfer your deposit to the new date"
+        re.compile(r"\bwithout\s+los(?:e|ing)\s+(?:\w+\s+)?(?:money|deposit)\b", re.IGNORECASE),
+        re.compile(
+            r"\b(?:transfer\w*|mov(?:e|ed)|carr(?:y|ied)\s+(?:over|forward)|kept|keep|retain\w*)\b",
+            re.IGNORECASE,
+        ),
+    ),
     (
         re.compile(r"\bnever\s+(?:[\w'’]+\s+){0,3}?before\b", re.IGNORECASE),
         re.compile(r"\b(?:new|first)\b", re.IGNORECASE),
