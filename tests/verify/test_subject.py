@@ -543,6 +543,8 @@ def test_contractions_typed_without_apostrophes_and_hedges_are_no_topic() -> Non
         "car",
         "pay",
     ]
+    # "getting" and "gotten" are "get" and "got"; "shes" and "hes" are "she's" and "he's"
+    assert topic_words("what happens if I'm late getting my son? shes 4") == ["late", "son"]
 
 
 def test_a_price_word_is_covered_by_the_passages_own_price_word(

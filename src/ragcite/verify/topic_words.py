@@ -103,7 +103,7 @@ _CASUAL = frozenset(
     """
     didnt doesnt isnt arent wasnt werent hasnt havent hadnt shouldnt couldnt wouldnt mustnt
     neednt dont cant wont aint im ive youre youve theyre theyve weve whats thats theres hows
-    whos wheres quite think thinking reckon guess wondering wonder maybe perhaps probably
+    whos wheres shes hes quite think thinking reckon guess wondering wonder maybe perhaps probably
     please thanks thank cheers hello hiya sorry basically
     """.split()
 )
@@ -119,6 +119,7 @@ _IGNORED = (
     | _ASKERS_VERBS
     | _DATE_WORDS
     | IRREGULAR_PARTICIPLES
+    | {"getting", "gotten"}  # like "get" and "got" ("late getting my son")
 )
 # A place, product or service that a may-I question ends on ("… business class to New
 # York?", "… my flight on Expedia?", "… customer lists on my personal Dropbox?"): a policy
