@@ -75,7 +75,10 @@ def test_a_wrapped_line_and_a_list_item_keep_their_label() -> None:
         ("12.3 Termination.", "Termination"),
         ("1.1 hot desk.", ""),
         ("8.2 Dedicated Desk memberships have a minimum term of 3 months.", ""),
-        ("Hot Desk.", ""),
+        ("Hot Desk.", "Hot Desk"),  # a list item's run-in title: two to four capitalised words
+        ("Monthly Direct Debit.", "Monthly Direct Debit"),
+        ("Passport.", ""),
+        ("Bring your ID.", ""),
         ("e) Disturbance allowance.", "Disturbance allowance"),
         ("(b) Removal Costs.", "Removal Costs"),
         ("a) You must pay now.", ""),  # a lettered item that states, not a title
@@ -92,3 +95,12 @@ def test_the_sentences_after_a_clause_title_on_its_line_hang_from_it() -> None:
         "1.2 Dedicated Desk. Price: £295 per month."
     )
     assert labelled_by(text, split_sentences(text)) == [None, 0, 0, None, 3]
+
+
+def test_the_sentence_after_a_list_items_run_in_title_hangs_from_it() -> None:
+    text = (
+        "You can pay in any of these ways:\n\n"
+        "- Monthly Direct Debit. Customers paying this way receive a discount of £15.00 a year.\n"
+        "- Quarterly payment by debit card, within 14 days of the bill date."
+    )
+    assert labelled_by(text, split_sentences(text)) == [None, None, 1, None]

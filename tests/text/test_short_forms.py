@@ -217,6 +217,11 @@ def test_everyday_shortenings_of_care_and_leave_are_read_in_full() -> None:
             "Can I take it to an alternative dispute resolution?",
         ),
         (
+            "I pay by direct debit, do I get any money off?",
+            "Customers paying this way receive a discount of £15.00 a year.",
+            "I pay by direct debit, do I get any discount?",
+        ),
+        (
             "Can I pay it off in chunks?",
             "You can spread the cost over three instalments by Direct Debit.",
             "Can I pay it off instalments?",

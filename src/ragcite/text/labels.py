@@ -38,11 +38,14 @@ _MAX_LABEL_WORDS = 5
 # A numbered clause's title standing as its own sentence at the start of a line, the
 # clause's text following on that line ("1.1 Hot Desk. Price: £189 per month."): one to
 # four capitalised words after the clause number; after a list letter ("e)", "(b)",
-# "iv)") also one to four words in lower case, without function words (`clause_title`).
+# "iv)") also one to four words in lower case, without function words (`clause_title`); alone
+# (a list item's run-in title), two to four capitalised words ("- Monthly Direct Debit.
+# Customers paying this way receive a discount …").
 _CLAUSE_TITLE = re.compile(
     r"\s*(?:\d+(?:\.\d+)*\.?|\(?[a-z]\)|\(?[ivx]+\))\s+"
     r"(?P<label>[A-Z][\w'’&/-]*(?:\s+(?:[A-Z&][\w'’&/-]*|and|of|or)){0,3})\.\s*"
     r"|\s*\(?(?:[a-z]|[ivx]+)\)\s+(?P<item>[A-Z][\w'’&/-]*(?:\s+[\w'’&/-]+){0,3})\.\s*"
+    r"|\s*(?P<bare>[A-Z][\w'’&/-]*(?:\s+(?:[A-Z&][\w'’&/-]*|and|of|or)){1,3})\.\s*"
 )
 
 
@@ -60,6 +63,8 @@ def clause_title(sentence: str) -> str:
     match = _CLAUSE_TITLE.fullmatch(sentence)
     if match is None:
         return ""
+    if match.group("bare") is not None:  # "- Monthly Direct Debit. Customers paying …"
+        return match.group("bare")
     item = match.group("item")
     if item is not None:  # "e) Disturbance allowance.", not "a) You must pay now."
         return "" if any(w.lower() in STOPWORDS for w in item.split()) else item

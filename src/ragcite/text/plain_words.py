@@ -23,6 +23,7 @@ from ragcite.text.plain_verbs import uses_phrase
 # plural is derived by adding "s" to both sides.
 _TABLE = """
 per head = per person
+money off = discount, reduction
 hi-vis = high-visibility
 hi vis = high-visibility
 mate = friend, guest, visitor
