@@ -5,14 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from ragcite.generate.bands import tightest_bands
 from ragcite.generate.contact_fit import OUT_OF_HOURS_FIT, contact_fit
 from ragcite.generate.fits import (
     band_bound,
     candidate_fit,
     cell_fit,
     label_fit,
-    label_negated,
     range_fit,
+    range_width,
     row_fit,
 )
 from ragcite.generate.focus import focus_match, leading_statement, question_focus, question_proper
@@ -21,9 +22,9 @@ from ragcite.generate.joining import (
     next_step,
     price_kept_honest,
     rank,
-    tightest_bands,
 )
 from ragcite.generate.missing_parts import beside_the_last_answer, not_in_documents
+from ragcite.generate.negated_labels import label_negated
 from ragcite.generate.sentence_choice import FEATURES, WindowSentence, choice_features, stems
 
 
@@ -225,7 +226,30 @@ def test_a_bands_unit_of_time_is_read_and_the_tightest_band_answers() -> None:
     candidates = [
         Candidate(0, i, 0, r, r, "c1", 0.5, row_fit(r, asked)) for i, r in enumerate(rows)
     ]
-    assert [c.fit for c in tightest_bands(candidates)] == [0, 0, 1, 0]
+    assert [c.fit for c in tightest_bands("", candidates)] == [0, 0, 1, 0]
+
+
+def test_of_a_tables_rows_whose_range_holds_the_askers_number_the_narrowest_answers() -> None:
+    """ "turns 16" is in "Aged 16 or 17" and in "Anyone aged 16 or over" (not in "Under 16"),
+    and the two rows stand in two passages: the narrower range answers."""
+    rows = [
+        "Junior — Who it is for: Under 16; Price: £20.00",
+        "Intermediate — Who it is for: Aged 16 or 17; Price: £35.00",
+        "Day ticket — Who it is for: Anyone aged 16 or over; Price: £10.00",
+    ]
+    asked = "my lad turns 16 this summer. which permit does he need and how much"
+    assert [range_width(r, asked) for r in rows] == [None, 1.0, float("inf")]
+    candidates = [
+        Candidate(i // 2, i, 0, r, r, f"c{i // 2}", 0.5, range_fit(r, asked))
+        for i, r in enumerate(rows)
+    ]
+    assert [c.fit for c in tightest_bands(asked, candidates)] == [0, 1, 0]
+
+
+def test_clock_times_are_no_range_of_numbers() -> None:
+    row = "Little Wheels — When: Tue, 10:00–11:30; Who it's for: Under-5s; Child: £6.50"
+    assert range_fit(row, "how much is it for my 10 year old?") == 0
+    assert range_fit("Kids Club — Ages: 5–12; Price: £4", "how much is it for my 10 year old?") == 1
 
 
 def test_a_sentence_fits_when_the_questions_number_falls_in_its_range() -> None:

@@ -31,6 +31,7 @@ import numpy.typing as npt
 from ragcite.config import GenerateSettings
 from ragcite.embed.base import Embedder
 from ragcite.generate.answer_decision import Decision, deciding, decision_features, decline_reason
+from ragcite.generate.bands import tightest_bands
 from ragcite.generate.bridge import carried_on
 from ragcite.generate.conditions import cases_settled
 from ragcite.generate.contact_fit import contact_fit
@@ -49,7 +50,6 @@ from ragcite.generate.joining import (
     price_kept_honest,
     rank,
     states_what_is_asked,
-    tightest_bands,
 )
 from ragcite.generate.leeways import contact_allowance, leeway
 from ragcite.generate.lists import whole_list
@@ -326,7 +326,7 @@ class ExtractiveGenerator:
                     shift=float(shift),
                 )
             )
-        return price_kept_honest(query, tightest_bands(cases_settled(query, out)))
+        return price_kept_honest(query, tightest_bands(query, cases_settled(query, out)))
 
     def _shifts(self, relevance: Relevance) -> npt.NDArray[np.float32]:
         """Each sentence's rank shift under the learned question map (none when it is off)."""

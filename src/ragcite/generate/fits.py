@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ragcite.generate.negated_labels import label_negated
 from ragcite.text.actors import the_other_party_acts
 from ragcite.text.labels import label_of
 from ragcite.text.month_ranges import month_range_holds, months_asked, named_day_stated
@@ -250,43 +251,13 @@ def cell_fit(row: str, question: str) -> int:
     return int(bool(asked & _measures(values)))
 
 
-# A negation and the words it negates, up to the end of its clause: "isn't in Marlowe's
-# stock", "I'm not a member", "don't have a car".
-_NEGATED_PHRASE = re.compile(
-    r"(?:\b(?:not|no|never|without)|n['’]t)\s+((?:[\w'’-]+\s+){0,3}[\w'’-]+)", re.IGNORECASE
-)
-_NEGATING_STEMS = frozenset({"non", "not", "no", "without"})
-
-
-def label_negated(row: str, question: str) -> bool:
-    """Whether the question negates what a table row's label says: the row is the other
-    case ("Item in Marlowe stock" when "the book isn't in Marlowe's stock"; "Members" when
-    "I'm not a member"; not "Non-members").
-
-    >>> label_negated("Members — Day pass: £5", "I'm not a member, how much is a day pass?")
-    True
-    """
-    negated = _negated_phrases(question)
-    if not negated:
-        return False
-    label = content_stems(row.partition(LABEL_SEPARATOR)[0])
-    if not label or label & _NEGATING_STEMS:
-        return False
-    return any(phrase <= label for phrase in negated)
-
-
-@lru_cache(maxsize=64)
-def _negated_phrases(question: str) -> tuple[frozenset[str], ...]:
-    """The content stems of each phrase the question negates, read once per question."""
-    phrases = (frozenset(content_stems(m.group(1))) for m in _NEGATED_PHRASE.finditer(question))
-    return tuple(p for p in phrases if p)
-
-
 # A range a sentence states: "aged 21 to 24", "21–24", "between 5 and 10", "grade 7 and
-# above", "between 90% and 95%", "65 or over", "over-65s", "65+", "under-18s".
+# above", "between 90% and 95%", "65 or over", "over-65s", "65+", "under-18s" (below 18),
+# "aged 16 or 17"; not the clock times of "10:00–11:30".
 _NUM = r"(\d[\d,]*(?:\.\d+)?)"
 _SENTENCE_RANGES = (
-    (re.compile(rf"{_NUM}%?\s*(?:to|-|–|—)\s*{_NUM}"), "between"),
+    (re.compile(rf"(?<![\d:.]){_NUM}%?\s*(?:to|-|–|—)\s*{_NUM}(?!:\d)"), "between"),
+    (re.compile(rf"\bage[ds]?\s+{_NUM}\s+or\s+{_NUM}\b", re.IGNORECASE), "between"),
     (
         re.compile(  # "between 24 hours and 2 hours before"
             rf"\bbetween\s+\D{{0,3}}{_NUM}%?(?:\s+[a-z]+)?\s+and\s+\D{{0,3}}{_NUM}", re.IGNORECASE
@@ -303,7 +274,7 @@ _SENTENCE_RANGES = (
     ),
     (re.compile(r"\b(?:over|above)[-\s](\d[\d,]*)s?\b", re.IGNORECASE), "from"),  # "over-65s"
     (re.compile(r"(?<![£$€\d.,])(\d[\d,]*)\+(?!\d)"), "from"),  # "65+", not "£5 + VAT"
-    (re.compile(r"\b(?:under|below)[-\s](\d[\d,]*)s?\b", re.IGNORECASE), "upto"),  # "under-18s"
+    (re.compile(r"\b(?:under|below)[-\s](\d[\d,]*)s?\b", re.IGNORECASE), "below"),
 )
 
 
@@ -318,13 +289,20 @@ def range_fit(sentence: str, question: str) -> int:
     >>> range_fit("Drivers aged 21 to 24 pay a surcharge.", "I'm 23 - do I pay extra?")
     1
     """
+    return int(range_width(sentence, question) is not None)
+
+
+def range_width(sentence: str, question: str) -> float | None:
+    """How wide the narrowest range that `sentence` states and that holds a number the
+    question names is (infinite when open: "16 or over"), None when none holds one."""
     asked = _amounts(in_digits(question))
     if not asked:
-        return 0
+        return None
     times = _timed(in_digits(question))
     # A range without a unit of time holds no span of time ("under-16s": no "3 weeks"), but
     # an age ("a 10 year old").
     plain = [v for v, m in times if not m] + [float(a or b) for a, b in _AGE.findall(question)]
+    widths = []
     for pattern, kind in _SENTENCE_RANGES:
         for m in pattern.finditer(sentence):
             low, high = (float(g.replace(",", "")) for g in (m.group(1), m.group(m.lastindex or 1)))
@@ -333,13 +311,13 @@ def range_fit(sentence: str, question: str) -> int:
             held = [v * m / per for v, m in times if m] if per else plain
             if kind == "from":
                 high = float("inf")
-            elif kind == "upto":
-                low, high = float("-inf"), low
+            elif kind in ("upto", "below"):
+                low, high = float("-inf"), low - (kind == "below") * 1e-9
             else:  # counted down as often as up
                 low, high = min(low, high), max(low, high)
             if low < high and any(low <= n <= high for n in held):
-                return 1
-    return 0
+                widths.append(high - low)
+    return min(widths, default=None)
 
 
 def label_fit(sentence: str, question: str) -> int:

@@ -15,7 +15,6 @@ from dataclasses import dataclass, replace
 
 from ragcite.generate.bridge import PRONOUNS, points_back
 from ragcite.generate.escalation import asks_past_first_step, escalates
-from ragcite.generate.fits import band_bound
 from ragcite.generate.focus import question_focus, question_proper, states_focus
 from ragcite.generate.sentence_choice import stems
 from ragcite.models import SourceChunk
@@ -379,21 +378,3 @@ def gives_the_contact(
         and (c.contact or (c.chunk_id == chosen[0].chunk_id and follows(c)))
     ]
     return max(giving, key=lambda c: c.score) if giving else None
-
-
-def tightest_bands(candidates: list[Candidate]) -> list[Candidate]:
-    """Of a passage's table rows whose open band holds the question's number ("3 hours" in
-    "Up to 4 hours" and in "Up to 24 hours"), only the tightest keeps its fit."""
-    bounds = {
-        id(c): bound
-        for c in candidates
-        if c.fit == 1 and is_table_row(c.text) and (bound := band_bound(c.text)) is not None
-    }
-    tightest: dict[int, float] = {}
-    for c in candidates:
-        if id(c) in bounds:
-            tightest[c.chunk_rank] = min(bounds[id(c)], tightest.get(c.chunk_rank, float("inf")))
-    return [
-        replace(c, fit=0) if id(c) in bounds and bounds[id(c)] > tightest[c.chunk_rank] else c
-        for c in candidates
-    ]
