@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -460,3 +462,23 @@ def test_what_the_asker_already_is_names_their_row_not_the_one_asked_about() -> 
     asked = "what would my wife pay to join if I'm already a full member?"
     assert [row_fit(r, asked) for r in (full, partner)] == [0, 1]
     assert row_fit(full, "How much is it to be a full member?") == 2
+
+
+def test_a_sentence_opening_in_the_case_the_best_one_sets_joins_it() -> None:
+    """ "During this period we will reimburse …" says what applies under the 2021 lease the
+    best sentence names: it joins before the older lease's sentence, close in rank."""
+    older = _candidate(
+        "Under an older lease, you are responsible for all repairs and maintenance.", 0.51, 0, 1
+    )
+    newer = _candidate(
+        "Under a 2021 model lease, there is an initial repair period of 10 years.", 0.50, 0, 2
+    )
+    during = _candidate(
+        "During this period we will reimburse the cost of essential repairs, up to £500 a year.",
+        0.30,
+        0,
+        3,
+    )
+    older, newer = replace(older, choice=0.44), replace(newer, choice=0.48)
+    asked = "we're on the newer 2021 lease - will you pay for the repair?"
+    assert next_step(asked, newer, [older, newer, during]) is during

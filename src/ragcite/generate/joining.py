@@ -82,6 +82,12 @@ _ANAPHOR = re.compile(
 # generator's claims held the answer for 2 more of 164 held-out SQuAD questions and 9 more
 # of 300 HaluEval ones, and no demo answer changed (bench/answer_choice.py).
 _CONTINUES = re.compile(rf"^\W*(?:(?:{PRONOUNS}|This|These|Those)\b|The\s+(?:latter|former)\b)")
+# A sentence that opens in the time or case the best one sets ("Under a 2021 model lease,
+# there is an initial repair period of 10 years. During this period we will reimburse …")
+# says what applies then: it joins before a neighbour that is only close in rank.
+_IN_THAT_CASE = re.compile(
+    r"^\W*(?:During|In|After|Before|At|Within|From|Until|Under|For)\s+(?:this|that|these|those)\b"
+)
 # The foci on which a rule's exception joins the rule (see `_EXCEPTION`).
 _EXCEPTS = re.compile(rf"^\W*(?:{_EXCEPTION})")
 # A sentence opening on another case of what the rule before it is for ("For personal travel
@@ -194,6 +200,8 @@ def next_step(query: str, best: Candidate, candidates: list[Candidate]) -> Candi
     after = next((c for c in near if c.position == best.position + 1), None)
     if after is not None and asks_past_first_step(query) and escalates(after.text):
         return after  # "If you are still unhappy, write to …"
+    if after is not None and _IN_THAT_CASE.match(after.text):
+        return after
     asked, said = stems(query), stems(best.text)
     for c in near:
         close = rank(best) - rank(c) < _NEIGHBOUR_MARGIN and c.choice >= _NEIGHBOUR_CHOICE
