@@ -217,6 +217,11 @@ def test_everyday_shortenings_of_care_and_leave_are_read_in_full() -> None:
             "Can I take it to an alternative dispute resolution?",
         ),
         (
+            "will you give calpol if my little one gets a temperature?",
+            "I do not give non-prescription medicines, except liquid paracetamol.",
+            "will you give paracetamol if my little one gets a temperature?",
+        ),
+        (
             "I pay by direct debit, do I get any money off?",
             "Customers paying this way receive a discount of £15.00 a year.",
             "I pay by direct debit, do I get any discount?",
@@ -296,3 +301,9 @@ def test_giving_something_up_is_the_passages_resigning_or_ending() -> None:
     assert formal_verbs("can I give up my membership?", club) == "can I resign my membership?"
     marina = ["You may end an annual agreement at any time by giving 30 days' written notice."]
     assert formal_verbs("we want to give up our berth", marina) == "we want to end our berth"
+
+
+def test_going_bust_is_read_as_the_passages_closing() -> None:
+    passage = "If the Club ever had to close, every member's balance would be returned."
+    asked = "is my money safe if the club goes bust?"
+    assert formal_verbs(asked, [passage]) == "is my money safe if the club closes?"

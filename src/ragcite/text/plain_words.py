@@ -24,6 +24,8 @@ from ragcite.text.plain_verbs import uses_phrase
 _TABLE = """
 per head = per person
 money off = discount, reduction
+calpol = paracetamol, medicine
+nurofen = ibuprofen, medicine
 hi-vis = high-visibility
 hi vis = high-visibility
 mate = friend, guest, visitor
