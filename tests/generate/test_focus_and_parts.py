@@ -482,3 +482,16 @@ def test_a_sentence_opening_in_the_case_the_best_one_sets_joins_it() -> None:
     older, newer = replace(older, choice=0.44), replace(newer, choice=0.48)
     asked = "we're on the newer 2021 lease - will you pay for the repair?"
     assert next_step(asked, newer, [older, newer, during]) is during
+
+
+def test_a_may_i_question_takes_the_rule_after_a_best_sentence_that_states_none() -> None:
+    """ "Many families … later want an acoustic one." sets the scene; the rule that answers
+    "can we upgrade later?" is the sentence after it."""
+    scene = _candidate(
+        "Many families start with a digital piano and later want an acoustic one.", 0.6, 0, 0
+    )
+    rule = _candidate("You may exchange your piano for a different one once.", 0.3, 0, 1)
+    asked = "we started on a digital piano, can we upgrade to an acoustic one later on?"
+    assert next_step(asked, scene, [scene, rule]) is rule
+    stated = _candidate("You can switch to an acoustic piano at any time.", 0.6, 0, 0)
+    assert next_step(asked, stated, [stated, replace(rule, position=1)]) is None

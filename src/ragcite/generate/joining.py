@@ -202,6 +202,13 @@ def next_step(query: str, best: Candidate, candidates: list[Candidate]) -> Candi
         return after  # "If you are still unhappy, write to …"
     if after is not None and _IN_THAT_CASE.match(after.text):
         return after
+    if (
+        after is not None
+        and question_focus(query) == "permission"
+        and not states_focus("permission", best.text)
+        and states_focus("permission", after.text)
+    ):
+        return after  # "Many families later want an acoustic one." "You may exchange …"
     asked, said = stems(query), stems(best.text)
     for c in near:
         close = rank(best) - rank(c) < _NEIGHBOUR_MARGIN and c.choice >= _NEIGHBOUR_CHOICE
