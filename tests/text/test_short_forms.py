@@ -20,6 +20,7 @@ PROCEDURE = [
     "Nobody who reports a concern in good faith will be dismissed.",
     "Lost property is kept at reception for 28 days.",
     "Members can freeze their membership for up to 2 months.",
+    "The annual subscription is due on 1 April.",
     "We respond to every request within 5 working days.",
     "You may be accompanied by a colleague or a trade union representative.",
 ]
@@ -31,6 +32,7 @@ PROCEDURE = [
         ("How do I get prod access?", "How do I get production access?"),
         ("How fast is a Sev 2 handled?", "How fast is a severity 2 handled?"),
         ("Can I bring my union rep?", "Can I bring my union representative?"),
+        ("Whats the yearly sub?", "Whats the yearly subscription?"),
         ("What is the max fee?", "What is the max fee?"),  # the passages never say "maximum"
     ],
 )
@@ -220,6 +222,21 @@ def test_everyday_shortenings_of_care_and_leave_are_read_in_full() -> None:
             "will you give calpol if my little one gets a temperature?",
             "I do not give non-prescription medicines, except liquid paracetamol.",
             "will you give paracetamol if my little one gets a temperature?",
+        ),
+        (
+            "is there a setup fee? there are 14 of us",
+            "A one-off onboarding fee covers the audit of your systems.",
+            "is there a onboarding fee? there are 14 of us",
+        ),
+        (
+            "do I get my entry fee back?",
+            "The registration fee is not refunded if the event is cancelled.",
+            "do I get my registration fee back?",
+        ),
+        (
+            "is there a joining fee on top?",
+            "New members pay a joining fee of £50 in addition to the subscription.",
+            "is there a joining fee in addition?",
         ),
         (
             "I pay by direct debit, do I get any money off?",

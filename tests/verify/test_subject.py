@@ -379,6 +379,18 @@ def test_a_sibling_or_grandparent_is_the_kind_of_relative_the_passage_names(
     assert "sister" not in missing_subject(asked, quotes, [quotes[0][1]], embedder)
 
 
+def test_a_relative_typed_without_the_possessives_apostrophe_is_still_a_relative(
+    embedder: CachedEmbedder,
+) -> None:
+    """ "my grandads longcase clock": whose clock it is, not what is asked about."""
+    text = "Longcase clock overhaul — Price: from GBP 420; Usual turnaround: 8 to 12 weeks"
+    quotes = [(text, _chunk(text, title="Clock repair terms"))]
+    asked = (
+        "my grandads longcase clock needs an overhaul, roughly what are we looking at price wise?"
+    )
+    assert missing_subject(asked, quotes, [quotes[0][1]], embedder) == []
+
+
 def test_a_part_about_the_part_before_misses_what_that_part_misses(
     embedder: CachedEmbedder,
 ) -> None:

@@ -64,6 +64,7 @@ SHORT_FORMS: dict[str, tuple[str, ...]] = {
     "sev": ("severity",),
     "spec": ("specification",),
     "stats": ("statistics",),
+    "sub": ("subscription",),
     "sys": ("system",),
     "temp": ("temporary",),
     "uni": ("university",),

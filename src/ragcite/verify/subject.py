@@ -86,6 +86,7 @@ _KIN = {
     ),
     **dict.fromkeys("aunt auntie uncle cousin".split(), ("relative", "family")),
 }
+_KIN |= {f"{kin}s": kinds for kin, kinds in _KIN.items() if not kin.endswith("s")}  # "grandads"
 _MIN_PREFIX = 4
 
 Quote = tuple[str, SourceChunk]
