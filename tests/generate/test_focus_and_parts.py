@@ -264,6 +264,8 @@ def test_a_sentence_fits_when_the_questions_number_falls_in_its_range() -> None:
     assert range_fit(concession, "I'm 68 and retired - what's the monthly price?") == 1
     assert range_fit("Open to ages 65+ only.", "I'm 70") == 1
     assert range_fit("Under-18s go free.", "My son is 10") == 1
+    assert range_fit("Golden Oldie dog (8 years+) — Fee: £120", "to adopt a 10 year old dog") == 1
+    assert range_fit("a cat aged 8 years or over, we charge half", "my cat is 9 years old") == 1
     assert range_fit("Fee: £5 + VAT", "I'm 70") == 0
     assert range_fit(surcharge, "Do I have to pay anything extra?") == 0
     counted_down = "If you cancel between 21 and 8 days before, we'll refund half of it."

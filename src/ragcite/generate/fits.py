@@ -252,9 +252,11 @@ def cell_fit(row: str, question: str) -> int:
 
 
 # A range a sentence states: "aged 21 to 24", "21–24", "between 5 and 10", "grade 7 and
-# above", "between 90% and 95%", "65 or over", "over-65s", "65+", "under-18s" (below 18),
-# "aged 16 or 17"; not the clock times of "10:00–11:30".
+# above", "between 90% and 95%", "65 or over", "over-65s", "65+", "8 years+", "under-18s"
+# (below 18), "aged 16 or 17"; not the clock times of "10:00–11:30".
 _NUM = r"(\d[\d,]*(?:\.\d+)?)"
+# An age's unit inside its range: "8 years+", "65 years or over".
+_YEARS = r"(?:\s*(?:years?|yrs?))?"
 _SENTENCE_RANGES = (
     (re.compile(rf"(?<![\d:.]){_NUM}%?\s*(?:to|-|–|—)\s*{_NUM}(?!:\d)"), "between"),
     (re.compile(rf"\bage[ds]?\s+{_NUM}\s+or\s+{_NUM}\b", re.IGNORECASE), "between"),
@@ -265,15 +267,15 @@ _SENTENCE_RANGES = (
         "between",
     ),
     (
-        re.compile(rf"{_NUM}\s+(?:and|or)\s+(?:above|over|more|older|higher)\b", re.IGNORECASE),
+        re.compile(rf"{_NUM}{_YEARS}\s+(?:and|or)\s+(?:above|over|more|older|higher)\b", re.I),
         "from",
     ),
     (
-        re.compile(rf"{_NUM}\s+(?:and|or)\s+(?:below|under|less|younger|lower)\b", re.IGNORECASE),
+        re.compile(rf"{_NUM}{_YEARS}\s+(?:and|or)\s+(?:below|under|less|younger|lower)\b", re.I),
         "upto",
     ),
     (re.compile(r"\b(?:over|above)[-\s](\d[\d,]*)s?\b", re.IGNORECASE), "from"),  # "over-65s"
-    (re.compile(r"(?<![£$€\d.,])(\d[\d,]*)\+(?!\d)"), "from"),  # "65+", not "£5 + VAT"
+    (re.compile(rf"(?<![£$€\d.,])(\d[\d,]*){_YEARS}\+(?!\d)", re.I), "from"),  # not "£5 + VAT"
     (re.compile(r"\b(?:under|below)[-\s](\d[\d,]*)s?\b", re.IGNORECASE), "below"),
 )
 
