@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 
 from ragcite.text.acronyms import expand_acronyms
+from ragcite.text.clock_words import clock_digits
 from ragcite.text.plain_verbs import formal_verbs
 from ragcite.text.plain_words import formal_words
 
@@ -78,8 +79,9 @@ _WORD = re.compile(r"\b[A-Za-z]+\b")
 
 def spell_out(question: str, passages: Sequence[str]) -> str:
     """`question` with its acronyms, shortened words and everyday verbs in the passages' own
-    words (unchanged when the passages write none of them their way)."""
-    spelled = expand_short_forms(expand_acronyms(question, passages), passages)
+    words (unchanged when the passages write none of them their way), and its clock times
+    said in words ("half 3") in digits."""
+    spelled = expand_short_forms(expand_acronyms(clock_digits(question), passages), passages)
     return formal_words(formal_verbs(spelled, passages), passages)
 
 
