@@ -14,6 +14,7 @@ candidates higher and lets them stand a little below its relevance floor
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 
@@ -313,8 +314,10 @@ def range_width(sentence: str, question: str) -> float | None:
             held = [v * m / per for v, m in times if m] if per else plain
             if kind == "from":
                 high = float("inf")
-            elif kind in ("upto", "below"):
-                low, high = float("-inf"), low - (kind == "below") * 1e-9
+            elif kind == "upto":
+                low, high = float("-inf"), low
+            elif kind == "below":  # "under 16": not 16 itself
+                low, high = float("-inf"), math.nextafter(low, float("-inf"))
             else:  # counted down as often as up
                 low, high = min(low, high), max(low, high)
             if low < high and any(low <= n <= high for n in held):

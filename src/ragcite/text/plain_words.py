@@ -24,10 +24,10 @@ from ragcite.text.plain_verbs import uses_phrase
 _TABLE = """
 per head = per person
 money off = discount, reduction
-calpol = paracetamol, medicine
+on top = in addition, extra, additional
 setup = set-up, onboarding
 entry fee = registration fee, entrance fee, entry fee
-on top = in addition, extra, additional
+calpol = paracetamol, medicine
 nurofen = ibuprofen, medicine
 hi-vis = high-visibility
 hi vis = high-visibility
