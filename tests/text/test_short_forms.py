@@ -219,6 +219,11 @@ def test_everyday_shortenings_of_care_and_leave_are_read_in_full() -> None:
             "Can I take it to an alternative dispute resolution?",
         ),
         (
+            "my kid woke up with a temperature, what do I need to do?",
+            "Illness: if your child is unwell, tell us by 9am on the day of the lesson.",
+            "my child woke up with unwell, what do I need to do?",
+        ),
+        (
             "will you give calpol if my little one gets a temperature?",
             "I do not give non-prescription medicines, except liquid paracetamol.",
             "will you give paracetamol if my little one gets a temperature?",

@@ -27,6 +27,7 @@ money off = discount, reduction
 on top = in addition, extra, additional
 setup = set-up, onboarding
 entry fee = registration fee, entrance fee, entry fee
+a temperature = a fever, a high temperature, ill, unwell, sick, illness
 calpol = paracetamol, medicine
 nurofen = ibuprofen, medicine
 hi-vis = high-visibility
