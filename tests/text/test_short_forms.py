@@ -219,6 +219,11 @@ def test_everyday_shortenings_of_care_and_leave_are_read_in_full() -> None:
             "Can I take it to an alternative dispute resolution?",
         ),
         (
+            "How many times can the same friend come in as my guest?",
+            "The same person can visit as a guest no more than 3 times in a calendar year.",
+            "How many times can the same guest come in as my guest?",
+        ),
+        (
             "my kid woke up with a temperature, what do I need to do?",
             "Illness: if your child is unwell, tell us by 9am on the day of the lesson.",
             "my child woke up with unwell, what do I need to do?",

@@ -33,6 +33,7 @@ nurofen = ibuprofen, medicine
 hi-vis = high-visibility
 hi vis = high-visibility
 mate = friend, guest, visitor
+friend = guest, visitor
 petrol = fuel, mileage
 diesel = fuel, mileage
 the fine = the charge, the penalty, the fee
