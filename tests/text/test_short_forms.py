@@ -219,6 +219,11 @@ def test_everyday_shortenings_of_care_and_leave_are_read_in_full() -> None:
             "Can I take it to an alternative dispute resolution?",
         ),
         (
+            "Can I bring my labrador when I'm fishing the lake?",
+            "Dogs are not allowed at Kingfisher Lake or Brook Pool.",
+            "Can I bring my dogs when I'm fishing the lake?",
+        ),
+        (
             "How many times can the same friend come in as my guest?",
             "The same person can visit as a guest no more than 3 times in a calendar year.",
             "How many times can the same guest come in as my guest?",
