@@ -219,6 +219,11 @@ def test_everyday_shortenings_of_care_and_leave_are_read_in_full() -> None:
             "Can I take it to an alternative dispute resolution?",
         ),
         (
+            "How long will you keep my dry cleaning if I don't collect it?",
+            "Please collect your items within 90 days. We charge for cleaning by the item.",
+            "How long will you keep my cleaning if I don't collect it?",
+        ),
+        (
             "Can I bring my labrador when I'm fishing the lake?",
             "Dogs are not allowed at Kingfisher Lake or Brook Pool.",
             "Can I bring my dogs when I'm fishing the lake?",
