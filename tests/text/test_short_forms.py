@@ -219,6 +219,11 @@ def test_everyday_shortenings_of_care_and_leave_are_read_in_full() -> None:
             "Can I take it to an alternative dispute resolution?",
         ),
         (
+            "how long will you hang on to my fired pots?",
+            "Fired pieces stay on the collection racks for 4 weeks.",
+            "how long will you hang on to my fired pieces?",
+        ),
+        (
             "How long will you keep my dry cleaning if I don't collect it?",
             "Please collect your items within 90 days. We charge for cleaning by the item.",
             "How long will you keep my cleaning if I don't collect it?",

@@ -34,6 +34,7 @@ hi-vis = high-visibility
 hi vis = high-visibility
 mate = friend, guest, visitor
 friend = guest, visitor
+pot = piece, ceramic
 dry cleaning = cleaning
 dry cleaned = cleaned
 dry clean = clean
