@@ -219,6 +219,21 @@ def test_everyday_shortenings_of_care_and_leave_are_read_in_full() -> None:
             "Can I take it to an alternative dispute resolution?",
         ),
         (
+            "can I bring a client in for a meeting?",
+            "Members may bring up to 2 guests at a time. Every guest must sign in at reception.",
+            "can I bring a guest in for a meeting?",
+        ),
+        (
+            "I'm 8 months into a 12-month contract, can I get out of it?",
+            "You may end your agreement early if you move more than 25 miles away.",
+            "I'm 8 months into a 12-month agreement, can I get out of it?",
+        ),
+        (
+            "where do we meet if the fire alarm goes off?",
+            "In the event of fire, leave by the nearest exit. The assembly point is Car Park B.",
+            "where do we meet if the fire goes off?",
+        ),
+        (
             "how long will you hang on to my fired pots?",
             "Fired pieces stay on the collection racks for 4 weeks.",
             "how long will you hang on to my fired pieces?",
