@@ -22,7 +22,7 @@ from ragcite.generate.negated_labels import label_negated
 from ragcite.text.actors import the_other_party_acts
 from ragcite.text.labels import label_of
 from ragcite.text.month_ranges import month_range_holds, months_asked, named_day_stated
-from ragcite.text.ordinals import ORDINALS
+from ragcite.text.ordinals import NUMBER_WORDS, ORDINALS
 from ragcite.text.table_rows import LABEL_SEPARATOR, row_cells
 from ragcite.text.words import STOPWORDS, content_stems, words
 
@@ -344,11 +344,10 @@ def label_fit(sentence: str, question: str) -> int:
     return 2 if numbers[0] in asked else 0
 
 
-_NUMBER_WORDS = "one two three four five six seven eight nine ten eleven twelve".split()
 # A number word before what it counts ("your one year fixed bond", "a two-week stay"): read
 # as its digits, as the rows' labels write it ("1 Year Fixed Rate Bond").
 _COUNTED = re.compile(
-    rf"(?<![-–])\b({'|'.join(_NUMBER_WORDS)})(?=[\s-]+(?:years?|months?|weeks?|days?|nights?|hours?|"
+    rf"(?<![-–])\b({'|'.join(NUMBER_WORDS)})(?=[\s-]+(?:years?|months?|weeks?|days?|nights?|hours?|"
     r"minutes?|yards?|beds?|bedrooms?|tonnes?|people|persons?|adults?|child|children|"
     r"sessions?|lessons?|visits?|items?)\b)",
     re.IGNORECASE,
@@ -358,7 +357,7 @@ _COUNTED = re.compile(
 @lru_cache(maxsize=1024)
 def in_digits(question: str) -> str:
     """`question` with each number word before what it counts in digits (`_COUNTED`)."""
-    return _COUNTED.sub(lambda m: str(_NUMBER_WORDS.index(m.group(1).lower()) + 1), question)
+    return _COUNTED.sub(lambda m: str(NUMBER_WORDS.index(m.group(1).lower()) + 1), question)
 
 
 def candidate_fit(text: str, question: str, *, is_row: bool) -> tuple[int, bool]:

@@ -198,23 +198,14 @@ def next_step(query: str, best: Candidate, candidates: list[Candidate]) -> Candi
     ]
     near.sort(key=lambda c: -rank(c))
     after = next((c for c in near if c.position == best.position + 1), None)
-    if after is not None and asks_past_first_step(query) and escalates(after.text):
-        return after  # "If you are still unhappy, write to …"
-    if after is not None and _IN_THAT_CASE.match(after.text):
+    focus = question_focus(query)
+    if after is not None and _goes_on_to_answer(query, focus, best, after):
         return after
-    if (
-        after is not None
-        and question_focus(query) == "permission"
-        and not states_focus("permission", best.text)
-        and states_focus("permission", after.text)
-    ):
-        return after  # "Many families later want an acoustic one." "You may exchange …"
     asked, said = stems(query), stems(best.text)
     for c in near:
         close = rank(best) - rank(c) < _NEIGHBOUR_MARGIN and c.choice >= _NEIGHBOUR_CHOICE
         if close or len((asked & stems(c.text)) - said) >= _NEIGHBOUR_NEW_WORDS:
             return c
-    focus = question_focus(query)
     if focus in _TYPED_FOCI and not states_focus(focus, best.text):
         typed = next((c for c in near if states_focus(focus, c.text)), None)
         if typed is not None:
@@ -229,6 +220,19 @@ def next_step(query: str, best: Candidate, candidates: list[Candidate]) -> Candi
     if focus in _YES_NO_FOCI:
         return next((c for c in near if _refuses(c, asked - said)), None)
     return None
+
+
+def _goes_on_to_answer(query: str, focus: str, best: Candidate, after: Candidate) -> bool:
+    """Whether the sentence after `best` says what `best` only leads to: an escalation's next
+    step ("If you are still unhappy, write to …"), what applies in the case `best` sets, or
+    the rule a may-I question asks for after a sentence that states none."""
+    if (asks_past_first_step(query) and escalates(after.text)) or _IN_THAT_CASE.match(after.text):
+        return True
+    return (
+        focus == "permission"
+        and not states_focus("permission", best.text)
+        and states_focus("permission", after.text)
+    )
 
 
 def _completes(after: Candidate, best: Candidate) -> bool:

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import re
 
-_HOURS = "one two three four five six seven eight nine ten eleven twelve".split()
-_HOUR = rf"(?P<hour>1[0-2]|[1-9]|{'|'.join(_HOURS)})"
+from ragcite.text.ordinals import NUMBER_WORDS
+
+_HOUR = rf"(?P<hour>1[0-2]|[1-9]|{'|'.join(NUMBER_WORDS)})"
 # What an amount would go on to ("half 3 hours", "half 2 days' pay"): no clock time.
 _NOT_CLOCK = (
     r"(?!\s*(?:hours?|hrs?|days?|weeks?|months?|years?|minutes?|mins?|%|per\b|of\b|times?\b))"
@@ -39,7 +40,7 @@ def clock_digits(question: str) -> str:
 def _in_digits(match: re.Match[str]) -> str:
     """The clock time `match` says, in digits ("quarter to six": "5:45")."""
     said = match.group("hour").lower()
-    hour = int(said) if said.isdigit() else _HOURS.index(said) + 1
+    hour = int(said) if said.isdigit() else NUMBER_WORDS.index(said) + 1
     noon = match.group("noon") or ""
     if match.group("half"):
         return f"{hour}:30{noon}"
