@@ -27,6 +27,7 @@ from ragcite.generate.joining import (
 )
 from ragcite.generate.missing_parts import beside_the_last_answer, not_in_documents
 from ragcite.generate.negated_labels import label_negated
+from ragcite.generate.row_rules import rules_over_rows
 from ragcite.generate.sentence_choice import FEATURES, WindowSentence, choice_features, stems
 
 
@@ -246,6 +247,30 @@ def test_of_a_tables_rows_whose_range_holds_the_askers_number_the_narrowest_answ
         for i, r in enumerate(rows)
     ]
     assert [c.fit for c in tightest_bands(asked, candidates)] == [0, 1, 0]
+
+
+def test_a_rule_naming_a_rows_label_answers_a_may_i_question_before_the_row() -> None:
+    """The row named by the question says nothing it asks (berths, prices); the sentence
+    naming the same boat states the rule. A row with a cell for what is asked keeps its fit,
+    and so does a row when no sentence names its label or the question asks a price."""
+    row = "Kingfisher — Berths: 2; Length: 45 ft; Low season (Nov–Mar): £845"
+    rule = "Dogs are not allowed on Kingfisher."
+    asked = "we've got 2 cocker spaniels, can they come with us on Kingfisher?"
+    candidates = [
+        Candidate(0, 1, 0, row, row, "c1", 0.34, row_fit(row, asked)),
+        Candidate(1, 2, 0, rule, rule, "c2", 0.43),
+    ]
+    assert candidates[0].fit == 2
+    assert [c.fit for c in rules_over_rows(asked, candidates)] == [0, 0]
+    assert max(rules_over_rows(asked, candidates), key=rank).text == rule
+    assert max(candidates, key=rank).text == row  # without it, the row's label wins
+    with_dogs = "Kingfisher — Berths: 2; Spaniels welcome: No"
+    kept = [replace(candidates[0], text=with_dogs), candidates[1]]
+    assert [c.fit for c in rules_over_rows(asked, kept)] == [2, 0]
+    other = replace(candidates[1], text="Dogs are not allowed on the beds.")
+    assert [c.fit for c in rules_over_rows(asked, [candidates[0], other])] == [2, 0]
+    price = "how much is Kingfisher in November?"
+    assert [c.fit for c in rules_over_rows(price, candidates)] == [2, 0]
 
 
 def test_clock_times_are_no_range_of_numbers() -> None:

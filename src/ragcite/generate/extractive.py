@@ -61,6 +61,7 @@ from ragcite.generate.missing_parts import (
 from ragcite.generate.new_amount import gives_a_new_amount
 from ragcite.generate.other_case import asker_case_first, not_done_first, same_case
 from ragcite.generate.question_adapter import rank_shift
+from ragcite.generate.row_rules import rules_over_rows
 from ragcite.generate.sentence_choice import WindowSentence, choice_scores, focused_row, stems
 from ragcite.generate.slot_fill import fills_the_gap
 from ragcite.generate.statements import Statement, statements_for
@@ -326,7 +327,8 @@ class ExtractiveGenerator:
                     shift=float(shift),
                 )
             )
-        return price_kept_honest(query, tightest_bands(query, cases_settled(query, out)))
+        settled = tightest_bands(query, cases_settled(query, out))
+        return price_kept_honest(query, rules_over_rows(query, settled))
 
     def _shifts(self, relevance: Relevance) -> npt.NDArray[np.float32]:
         """Each sentence's rank shift under the learned question map (none when it is off)."""
