@@ -98,3 +98,45 @@ def test_sat_and_sun_are_words_unless_capitalised() -> None:
     assert days_settled("I sat in the sun for an hour, is there a limit?", window) == window
     settled = days_settled("coming Sat morning, is there a limit?", window)
     assert [(c.fit, c.other_case) for c in settled] == [(1, False), (0, True)]
+
+
+TRAVEL = passage_chunk(
+    "c_travel0001",
+    "Our base is in Ludcombe. There is no travel charge for addresses within 20 miles of "
+    "Ludcombe. Beyond 20 miles we add £1.00 per mile for the extra distance, counted one way. "
+    "We do not travel more than 40 miles from Ludcombe.",
+    heading="Travel charges",
+    title="Ember and Flue prices",
+)
+GIVING = passage_chunk(
+    "c_giving0001",
+    "You can change or stop your donation at any time on PeopleHub. Changes made on or "
+    "before the 10th of the month take effect in that month's payroll. Changes made after "
+    "the 10th take effect from the following month.",
+    heading="Payroll giving",
+    title="Staff policy",
+)
+
+
+def test_the_sentence_whose_distance_holds_the_askers_answers(embedder: Embedder) -> None:
+    """30 miles is beyond 20 and within 40; 12 miles within 20."""
+    generator = ExtractiveGenerator(embedder)
+    far = "I'm about 30 miles outside Ludcombe, do you charge extra to come out that far?"
+    assert any("£1.00 per mile" in c.claim_text for c in generator.generate(far, [TRAVEL]).claims)
+    near = "I'm 12 miles outside Ludcombe, do you charge extra to come out?"
+    claims = [c.claim_text for c in generator.generate(near, [TRAVEL]).claims]
+    assert any("no travel charge" in c for c in claims)
+    assert not any("per mile" in c for c in claims)
+
+
+def test_the_sentence_whose_day_of_the_month_holds_the_askers_answers(
+    embedder: Embedder,
+) -> None:
+    generator = ExtractiveGenerator(embedder)
+    late = "changed my payroll giving amount on the 15th, when will the new amount start?"
+    claims = [c.claim_text for c in generator.generate(late, [GIVING]).claims]
+    assert any("from the following month" in c for c in claims)
+    early = "changed my payroll giving amount on the 3rd, when will the new amount start?"
+    claims = [c.claim_text for c in generator.generate(early, [GIVING]).claims]
+    assert any("that month's payroll" in c for c in claims)
+    assert not any("following month" in c for c in claims)

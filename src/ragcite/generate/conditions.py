@@ -8,7 +8,10 @@ brought it back 4 days late") is answered by the side that holds its time: that 
 fits the question like a table row whose range holds its number, and the other side is the
 other case (`Candidate.other_case`: ranked after every other). So with the kind of day the
 question names: "we're coming on Saturday" is answered by "At weekends … limited to 2 hours",
-not by "On weekdays in term time there is no time limit" beside it (`days_settled`).
+not by "On weekdays in term time there is no time limit" beside it (`days_settled`); with a
+distance ("I'm about 30 miles outside Ludcombe": "Beyond 20 miles we add £1.00 per mile"); and
+with a day of the month ("I changed it on the 15th": "Changes made after the 10th take effect
+from the following month", not "… on or before the 10th …", `month_days_settled`).
 
     >>> condition_holds("If you cancel at least 14 days before, we refund the fee.",
     ...                 "the course starts in 3 weeks, can I get a refund?")
@@ -47,6 +50,16 @@ _OTHER_SIDE = re.compile(
     r"after\s+that|before\s+that|otherwise|if\s+not)\b",
     re.IGNORECASE,
 )
+# A distance condition ("within 20 miles", "Beyond 20 miles we add £1.00 per mile", "further
+# than 15 miles away") and a distance the question names ("I'm about 30 miles outside …").
+_MILES = r"(miles?|km|kilomet(?:re|er)s?)"
+_DISTANCE_BOUND = re.compile(
+    rf"\b(within|up\s+to|under|less\s+than|beyond|over|more\s+than|further\s+than|"
+    rf"farther\s+than)\s+{_NUMBER}\s*{_MILES}(?!\w)",
+    re.IGNORECASE,
+)
+_QUESTION_DISTANCE = re.compile(rf"\b{_NUMBER}\s*{_MILES}(?!\w)", re.IGNORECASE)
+_FROM_DISTANCE = ("beyond", "over", "more than", "further than", "farther than")
 # How far apart (a ratio) the question's time and the condition's bound may be.
 _NEAR = 8.0
 _QUESTION_TIME = re.compile(rf"\b{_NUMBER}\s+{_UNIT}\b", re.IGNORECASE)
@@ -60,6 +73,28 @@ def _minutes(value: str, unit: str) -> float:
 def _question_times(question: str) -> list[float]:
     """The spans of time the question names, in minutes ("3 weeks", "ten days")."""
     return [_minutes(v, u) for v, u in _QUESTION_TIME.findall(in_digits(question))]
+
+
+def _miles(value: str, unit: str) -> float:
+    """`value` `unit`s in miles."""
+    return float(value.replace(",", "")) * (1.0 if unit.lower().startswith("mile") else 0.621)
+
+
+def _question_distances(question: str) -> list[float]:
+    """The distances the question names, in miles ("30 miles", "12 km")."""
+    return [_miles(v, u) for v, u in _QUESTION_DISTANCE.findall(in_digits(question))]
+
+
+def _distance_holds(sentence: str, distances: list[float]) -> bool | None:
+    """`_holds` for a distance condition ("within 20 miles") and the question's distances."""
+    bounds = _DISTANCE_BOUND.findall(sentence)
+    if not distances or len(bounds) != 1:
+        return None
+    word, value, unit = bounds[0]
+    bound = _miles(value, unit)
+    above = " ".join(word.lower().split()) in _FROM_DISTANCE
+    held = {d > bound if above else d <= bound for d in distances}
+    return held.pop() if len(held) == 1 else None
 
 
 def condition_holds(sentence: str, question: str) -> bool | None:
@@ -89,8 +124,8 @@ def conditions_settled(question: str, candidates: list[Candidate]) -> list[Candi
     """`candidates` with each sentence whose time condition holds for the question fitting
     it; where the next sentence of the same passage speaks of the other side (`_OTHER_SIDE`),
     the side that fails is made the other case."""
-    times = _question_times(question)
-    if not times:
+    times, distances = _question_times(question), _question_distances(question)
+    if not times and not distances:
         return candidates
     by_place = {(c.chunk_rank, c.position): i for i, c in enumerate(candidates)}
     settled = list(candidates)
@@ -98,6 +133,8 @@ def conditions_settled(question: str, candidates: list[Candidate]) -> list[Candi
         if is_table_row(c.text):
             continue
         holds = _holds(c.text, times)
+        if holds is None:
+            holds = _distance_holds(c.text, distances)
         if holds is None:
             continue
         j = by_place.get((c.chunk_rank, c.position + 1))
@@ -143,9 +180,10 @@ def days_settled(question: str, candidates: list[Candidate]) -> list[Candidate]:
 
 
 def cases_settled(question: str, candidates: list[Candidate]) -> list[Candidate]:
-    """`candidates` with the asker's case read from the times and days the question names
-    (`conditions_settled`, `days_settled`)."""
-    return days_settled(question, conditions_settled(question, candidates))
+    """`candidates` with the asker's case read from the times, distances and days the
+    question names (`conditions_settled`, `days_settled`, `month_days_settled`)."""
+    settled = days_settled(question, conditions_settled(question, candidates))
+    return month_days_settled(question, settled)
 
 
 def _as_case(candidate: Candidate, asker_case: bool) -> Candidate:
@@ -154,3 +192,48 @@ def _as_case(candidate: Candidate, asker_case: bool) -> Candidate:
     if not asker_case:
         return replace(candidate, other_case=True)
     return candidate if candidate.other_case else replace(candidate, fit=max(candidate.fit, 1))
+
+
+# A day of the month the question names ("I changed it on the 15th"), and a sentence's
+# cut-off day ("Changes made on or before the 10th …", "… after the 10th …").
+_DAY_ASKED = re.compile(r"\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
+_DAY_BOUND = re.compile(
+    r"\b(on\s+or\s+before|no\s+later\s+than|by|before|on\s+or\s+after|after|from)\s+"
+    r"the\s+(\d{1,2})(?:st|nd|rd|th)\b",
+    re.IGNORECASE,
+)
+
+
+def _day_holds(sentence: str, day: int) -> bool | None:
+    """Whether the day of the month `day` meets the sentence's one cut-off day (None: no
+    such cut-off, or several)."""
+    bounds = _DAY_BOUND.findall(sentence)
+    if len(bounds) != 1:
+        return None
+    word, value = " ".join(bounds[0][0].lower().split()), int(bounds[0][1])
+    if word == "before":
+        return day < value
+    if word == "after":
+        return day > value
+    if word in ("on or after", "from"):
+        return day >= value
+    return day <= value  # "on or before", "no later than", "by"
+
+
+def month_days_settled(question: str, candidates: list[Candidate]) -> list[Candidate]:
+    """`candidates` with the sentence whose cut-off day of the month the question's day
+    meets fitting it and the one it fails made the other case, when a passage has both
+    ("Changes made on or before the 10th … take effect in that month's payroll. Changes made
+    after the 10th take effect from the following month." for "I changed it on the 15th")."""
+    days = {int(d) for d in _DAY_ASKED.findall(question) if 1 <= int(d) <= 31}
+    if len(days) != 1:
+        return candidates
+    day = days.pop()
+    held = [None if is_table_row(c.text) else _day_holds(c.text, day) for c in candidates]
+    both = {c.chunk_rank for c, h in zip(candidates, held, strict=True) if h} & {
+        c.chunk_rank for c, h in zip(candidates, held, strict=True) if h is False
+    }
+    return [
+        _as_case(c, h) if h is not None and c.chunk_rank in both else c
+        for c, h in zip(candidates, held, strict=True)
+    ]
