@@ -419,6 +419,16 @@ def test_a_question_asking_a_price_needs_a_sentence_that_states_one(
     assert not gives_no_price(question, [with_it])
 
 
+def test_whether_there_is_a_discount_is_answered_by_one_stated_without_its_amount() -> None:
+    offered = "We offer a sibling discount to families with more than one child."
+    asked = "I've got two girls doing ballet with you, is there any discount for siblings?"
+    assert not gives_no_price(asked, [offered])
+    assert reading_conflict(asked, [(offered, _chunk(offered))]) is None
+    assert gives_no_price(asked, ["Classes run for 10 weeks a term."])
+    farm = "The yard offers stabling for 28 horses with direct access to off-road hacking."
+    assert gives_no_price("Is there a discount on livery if I keep two horses?", [farm])
+
+
 def test_how_much_of_something_else_asks_no_price() -> None:
     quoted = ["You get 25 days of annual leave."]
     assert not gives_no_price("How much leave do I get?", quoted)
@@ -569,6 +579,19 @@ def test_cannot_is_a_negation_and_a_conditions_negation_is_the_askers_case() -> 
     cooling = "You can cancel within the 14-day cooling-off period."
     asked = "How long have I got to cancel without paying a penalty?"
     assert negation_unmatched(asked, cooling) is None
+
+
+def test_a_negation_in_what_the_asker_wants_is_their_case() -> None:
+    """ "so I don't lose the deposit" says why the asker asks; what is asked is how much
+    notice."""
+    moving = "If you give us at least 72 hours' notice, we will move your deposit once."
+    asked = "how much notice do i have to give so I don't lose the deposit?"
+    assert negation_unmatched(asked, moving) is None
+    assert (
+        negation_unmatched("how much notice do i have to give so that it isn't lost?", moving)
+        is None
+    )
+    assert negation_unmatched("What is not moved with 72 hours' notice?", moving) == "not"
 
 
 def test_for_nothing_asks_whether_it_is_free() -> None:

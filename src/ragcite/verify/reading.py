@@ -61,10 +61,14 @@ _NEGATIVE_STATES = re.compile(
     re.IGNORECASE,
 )
 # Questions asking for a measure, a date or a person: a negation in their condition ("… if I
-# don't like it?", "… to cancel without paying a penalty?") is the asker's case, not what is
-# asked.
+# don't like it?", "… to cancel without paying a penalty?") or in what the asker wants ("how
+# much notice do I have to give so I don't lose the deposit?") is the asker's case, not what
+# is asked.
 _MEASURED = frozenset({"date", "amount", "duration", "role"})
-_CONDITION = re.compile(r"\b(?:if|unless|when|in\s+case)\b", re.IGNORECASE)
+_CONDITION = re.compile(
+    r"\b(?:if|unless|when|in\s+case|so\s+that|so\s+(?:i|we|you|they|he|she|it)\b)\b",
+    re.IGNORECASE,
+)
 _UNPAID_ASKED = re.compile(
     r"\b(?:without|not|n't|no)\s+(?:\w+\s+)?(?:pay\w*|charg\w*|cost\w*|fees?)\b|"
     r"\bwithout\s+los(?:e|ing)\s+(?:my|our|your|the|any)\s+(?:money|deposit|fee)\b|"
@@ -134,6 +138,8 @@ _TIME_IN_WORDS = re.compile(
     r"\b(?:noon|midday|midnight|o'clock|24\s+hours|24/7|close\s+of\s+business)\b",
     re.IGNORECASE,
 )
+# A discount a sentence names, amount or not ("We offer a sibling discount …"; not "off-road").
+_DISCOUNT_NAMED = re.compile(r"\b(?:discount|reduction|concession)s?\b", re.IGNORECASE)
 _NAME_OF = re.compile(r"\bnames?\s+of\b", re.IGNORECASE)
 # "Who is responsible for …?" is answered by a sentence addressed to the reader: a policy's
 # "you" and "your" name the one who must do it.
@@ -263,9 +269,14 @@ def gives_no_price(question: str, quoted: Sequence[str]) -> bool:
     guest passes each month." states a count, and "free" of something else is still no
     price of the membership: only an amount of money, "free" of the thing itself ("is
     free", "free of charge", not "2 free guest passes"), "no charge" or "included" counts,
-    and a sentence holding one answers)."""
-    if not asks_price(question_proper(question)):
+    and a sentence holding one answers). Whether there is a discount is answered by one
+    that states a discount, with or without its amount ("We offer a sibling discount …";
+    `gives_no_discount`)."""
+    asked = question_proper(question)
+    if not asks_price(asked):
         return False
+    if asks_discount(asked):
+        return not any(states_price(s) or _DISCOUNT_NAMED.search(s) for s in quoted)
     return not any(states_price(s) for s in quoted)
 
 
