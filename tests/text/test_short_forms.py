@@ -288,6 +288,21 @@ def test_everyday_shortenings_of_care_and_leave_are_read_in_full() -> None:
             "You can spread the cost over three instalments by Direct Debit.",
             "Can I pay it off instalments?",
         ),
+        (
+            "how much do you charge to sweep a log burner?",
+            "Wood burner or multi-fuel stove sweep — Price: £85.00",
+            "how much do you charge to sweep a wood burner?",
+        ),
+        (
+            "can my brother have my place instead?",
+            "If you cannot take part, you may transfer your place to someone else.",
+            "can my brother transfer your place instead?",
+        ),
+        (
+            "missed my pickup because I ended up in A&E, will that go down as a no show?",
+            "A no-show is not counted if you were taken ill or admitted to hospital.",
+            "missed my pickup because I ended up in hospital, will that go down as a no show?",
+        ),
     ],
 )
 def test_everyday_words_are_read_in_the_passages_words(
