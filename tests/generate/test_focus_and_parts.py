@@ -180,6 +180,17 @@ def test_a_row_whose_label_the_question_nearly_names_fits() -> None:
     assert row_fit("Porcelain crown — Fee: £620", "How much is a crown?") == 0
 
 
+def test_a_dated_label_is_named_by_its_month_when_the_question_names_no_year() -> None:
+    """A pay-dates table's "September 2025" is the row for "to get it in september pay";
+    a question naming another year, or a label that is only a year, is not read so."""
+    row = "September 2025 — Pay date: Friday 26 September; Overtime cut-off: Monday 15 September"
+    asked = "did overtime in early september, when does it need signing off for september pay?"
+    assert row_fit(row, asked) == 2
+    assert row_fit(row, asked.replace("september pay", "september 2026 pay")) == 0
+    assert row_fit("Spring 2026 — First class: 5 January 2026", "when does spring term start?") == 2
+    assert row_fit("2025 — Fee: £40", "what is the fee this year?") == 0
+
+
 def test_a_label_is_named_by_whole_words_and_a_letter_only_as_a_capital() -> None:
     """Rows labelled "A", "B", "C" (berth bands) are not named by the article "a" or the "b"
     of "berth"; "pontoon B" names one; a label is named in the plural too."""

@@ -160,6 +160,19 @@ def _named_stems(question: str) -> frozenset[str]:
     return frozenset(content_stems(_WHEN_IT_HAPPENED.sub(" ", question)))
 
 
+# A year in a label ("September 2025", "Spring 2026", "2025-26").
+_YEAR = re.compile(r"\b(?:19|20)\d\d(?:[-/–]\d{2}(?:\d{2})?)?\b")
+
+
+def _undated(label: str, question: str) -> str:
+    """A label without its year when the question names none: "in september pay" names the
+    row "September 2025" of a pay-dates table (not a label that is only a year)."""
+    if _YEAR.search(question) or not _YEAR.search(label):
+        return label
+    rest = " ".join(_YEAR.sub(" ", label).split())
+    return rest if len(rest) > 2 else label
+
+
 def _label_said(label: str, question: str) -> bool:
     """Whether the question says a row's (lower-cased) label as words of its own, a plural
     too ("over $50,000", "for members"); a one-letter label ("A", "B") only as that capital
@@ -203,7 +216,7 @@ def row_fit(row: str, question: str) -> int:
     1
     """
     label, _, cells = (" ".join(part.lower().split()) for part in row.partition(LABEL_SEPARATOR))
-    if label and _label_said(label, question):
+    if label and _label_said(_undated(label, question), question):
         return 2
     if _for_what_the_asker_has(cells, question):
         return 1
