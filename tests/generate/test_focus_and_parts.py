@@ -252,7 +252,8 @@ def test_of_a_tables_rows_whose_range_holds_the_askers_number_the_narrowest_answ
         "Day ticket — Who it is for: Anyone aged 16 or over; Price: £10.00",
     ]
     asked = "my lad turns 16 this summer. which permit does he need and how much"
-    assert [range_width(r, asked) for r in rows] == [None, 1.0, float("inf")]
+    widths = [range_width(r, asked) for r in rows]
+    assert widths[0] is None and widths[1] == 1.0 and widths[2] > 1e6
     candidates = [
         Candidate(i // 2, i, 0, r, r, f"c{i // 2}", 0.5, range_fit(r, asked))
         for i, r in enumerate(rows)
@@ -282,6 +283,20 @@ def test_a_rule_naming_a_rows_label_answers_a_may_i_question_before_the_row() ->
     assert [c.fit for c in rules_over_rows(asked, [candidates[0], other])] == [2, 0]
     price = "how much is Kingfisher in November?"
     assert [c.fit for c in rules_over_rows(price, candidates)] == [2, 0]
+
+
+def test_of_two_open_ranges_holding_the_askers_number_the_nearer_bound_answers() -> None:
+    """A 67-year-old is "aged 65+" and "Aged 18 or over": the concession row answers."""
+    rows = [
+        "Senior first-claim — Who it is for: Aged 18 or over on 1 April; Total: £66.00",
+        "Concession first-claim — Who it is for: Full-time students, aged 65+; Total: £51.00",
+    ]
+    asked = "I'm 67 and retired, how much would it cost me to join as first claim?"
+    candidates = [
+        Candidate(0, i, 0, r, r, "c0", 0.5, range_fit(r, asked)) for i, r in enumerate(rows)
+    ]
+    assert [c.fit for c in candidates] == [1, 1]
+    assert [c.fit for c in tightest_bands(asked, candidates)] == [0, 1]
 
 
 def test_clock_times_are_no_range_of_numbers() -> None:

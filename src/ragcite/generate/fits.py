@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from ragcite.generate.negated_labels import label_negated
 from ragcite.text.actors import the_other_party_acts
-from ragcite.text.labels import label_of
+from ragcite.text.labels import label_of, undated
 from ragcite.text.month_ranges import month_range_holds, months_asked, named_day_stated
 from ragcite.text.ordinals import NUMBER_WORDS, ORDINALS
 from ragcite.text.table_rows import LABEL_SEPARATOR, row_cells
@@ -160,19 +160,6 @@ def _named_stems(question: str) -> frozenset[str]:
     return frozenset(content_stems(_WHEN_IT_HAPPENED.sub(" ", question)))
 
 
-# A year in a label ("September 2025", "Spring 2026", "2025-26").
-_YEAR = re.compile(r"\b(?:19|20)\d\d(?:[-/–]\d{2}(?:\d{2})?)?\b")
-
-
-def _undated(label: str, question: str) -> str:
-    """A label without its year when the question names none: "in september pay" names the
-    row "September 2025" of a pay-dates table (not a label that is only a year)."""
-    if _YEAR.search(question) or not _YEAR.search(label):
-        return label
-    rest = " ".join(_YEAR.sub(" ", label).split())
-    return rest if len(rest) > 2 else label
-
-
 def _label_said(label: str, question: str) -> bool:
     """Whether the question says a row's (lower-cased) label as words of its own, a plural
     too ("over $50,000", "for members"); a one-letter label ("A", "B") only as that capital
@@ -216,7 +203,7 @@ def row_fit(row: str, question: str) -> int:
     1
     """
     label, _, cells = (" ".join(part.lower().split()) for part in row.partition(LABEL_SEPARATOR))
-    if label and _label_said(_undated(label, question), question):
+    if label and _label_said(undated(label, question), question):
         return 2
     if _for_what_the_asker_has(cells, question):
         return 1
@@ -308,9 +295,15 @@ def range_fit(sentence: str, question: str) -> int:
     return int(range_width(sentence, question) is not None)
 
 
+# An open range ("16 or over", "aged 65+") is wider than any closed one; of two open ranges
+# holding the asker's 67, the one whose bound is nearer ("65+") is the narrower.
+_OPEN_WIDTH = 1e9
+
+
 def range_width(sentence: str, question: str) -> float | None:
     """How wide the narrowest range that `sentence` states and that holds a number the
-    question names is (infinite when open: "16 or over"), None when none holds one."""
+    question names is (for an open one, "16 or over", `_OPEN_WIDTH` plus the distance from
+    its bound to the number), None when none holds one."""
     asked = _amounts(in_digits(question))
     if not asked:
         return None
@@ -333,9 +326,18 @@ def range_width(sentence: str, question: str) -> float | None:
                 low, high = float("-inf"), math.nextafter(low, float("-inf"))
             else:  # counted down as often as up
                 low, high = min(low, high), max(low, high)
-            if low < high and any(low <= n <= high for n in held):
-                widths.append(high - low)
+            inside = [n for n in held if low <= n <= high]
+            if low < high and inside:
+                widths.append(_width(low, high, inside))
     return min(widths, default=None)
+
+
+def _width(low: float, high: float, inside: list[float]) -> float:
+    """A range's width, an open one's by how near its bound is to the numbers inside it."""
+    if math.isinf(low) or math.isinf(high):
+        bound = high if math.isinf(low) else low
+        return _OPEN_WIDTH + min(abs(n - bound) for n in inside)
+    return high - low
 
 
 def label_fit(sentence: str, question: str) -> int:

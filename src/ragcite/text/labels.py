@@ -90,3 +90,20 @@ def labelled_by(text: str, spans: Sequence[tuple[int, int]]) -> list[int | None]
         else:
             out.append(label)
     return out
+
+
+# A year in a label ("September 2025", "Spring 2026", "2025-26").
+_YEAR = re.compile(r"\b(?:19|20)\d\d(?:[-/–]\d{2}(?:\d{2})?)?\b")
+
+
+def undated(label: str, question: str) -> str:
+    """A row's label without its year when the question names none: "in september pay"
+    names the row "September 2025" of a pay-dates table (a label that is only a year stays).
+
+    >>> undated("september 2025", "to get it in september pay")
+    'september'
+    """
+    if _YEAR.search(question) or not _YEAR.search(label):
+        return label
+    rest = " ".join(_YEAR.sub(" ", label).split())
+    return rest if len(rest) > 2 else label
