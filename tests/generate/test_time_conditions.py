@@ -12,6 +12,7 @@ from ragcite.generate.conditions import condition_holds, days_settled
 from ragcite.generate.extractive import ExtractiveGenerator
 from ragcite.generate.fits import range_fit
 from ragcite.generate.joining import Candidate
+from ragcite.text.month_ranges import month_bound_holds
 from tests.generate.chunks import passage_chunk
 
 WORKSHOPS = passage_chunk(
@@ -140,3 +141,35 @@ def test_the_sentence_whose_day_of_the_month_holds_the_askers_answers(
     claims = [c.claim_text for c in generator.generate(early, [GIVING]).claims]
     assert any("that month's payroll" in c for c in claims)
     assert not any("following month" in c for c in claims)
+
+
+HUTS = passage_chunk(
+    "c_huts000001",
+    "You may give up an annual licence at any time by writing to the Beach Services Office. "
+    "If you give notice before 1 July, we will refund the fee for the remaining whole months "
+    "of the licence year, minus a £40.00 administration fee. From 1 July onwards, no refund "
+    "is made.",
+    heading="Giving up your licence",
+    title="Beach hut licence terms",
+)
+
+
+def test_a_month_condition_holds_for_the_month_asked() -> None:
+    assert month_bound_holds("From 1 July onwards, no refund is made.", 9)
+    assert month_bound_holds("If you give notice before 1 July, we refund the fee.", 9) is False
+    assert month_bound_holds("If you give notice before 1 July, we refund the fee.", 4)
+    both = "The full £150.00 if they start before 1 August, or £75.00 on or after 1 August."
+    assert month_bound_holds(both, 9) and month_bound_holds(both, 3)
+    assert month_bound_holds("From 1 July onwards, no refund is made.", 7) is None
+    assert month_bound_holds("Open daily.", 7) is None
+
+
+def test_the_sentence_whose_month_holds_the_askers_answers(embedder: Embedder) -> None:
+    generator = ExtractiveGenerator(embedder)
+    late = "I want to hand back my annual hut in september, will i get any money back?"
+    claims = [c.claim_text for c in generator.generate(late, [HUTS]).claims]
+    assert any("no refund is made" in c for c in claims)
+    assert not any("we will refund the fee" in c for c in claims)
+    early = "I want to hand back my annual hut in june, will i get any money back?"
+    claims = [c.claim_text for c in generator.generate(early, [HUTS]).claims]
+    assert any("we will refund the fee" in c for c in claims)

@@ -25,6 +25,7 @@ from dataclasses import replace
 
 from ragcite.generate.fits import TIME_UNITS, in_digits
 from ragcite.generate.joining import Candidate
+from ragcite.text.month_ranges import month_bound_holds, months_asked
 from ragcite.text.table_rows import is_table_row
 
 _UNIT = r"(minutes?|mins?|hours?|hrs?|days?|working\s+days?|weeks?|months?|years?)"
@@ -181,9 +182,10 @@ def days_settled(question: str, candidates: list[Candidate]) -> list[Candidate]:
 
 def cases_settled(question: str, candidates: list[Candidate]) -> list[Candidate]:
     """`candidates` with the asker's case read from the times, distances and days the
-    question names (`conditions_settled`, `days_settled`, `month_days_settled`)."""
+    question names (`conditions_settled`, `days_settled`, `month_days_settled`,
+    `months_settled`)."""
     settled = days_settled(question, conditions_settled(question, candidates))
-    return month_days_settled(question, settled)
+    return months_settled(question, month_days_settled(question, settled))
 
 
 def _as_case(candidate: Candidate, asker_case: bool) -> Candidate:
@@ -229,11 +231,29 @@ def month_days_settled(question: str, candidates: list[Candidate]) -> list[Candi
     if len(days) != 1:
         return candidates
     day = days.pop()
-    held = [None if is_table_row(c.text) else _day_holds(c.text, day) for c in candidates]
-    both = {c.chunk_rank for c, h in zip(candidates, held, strict=True) if h} & {
-        c.chunk_rank for c, h in zip(candidates, held, strict=True) if h is False
-    }
+    return _settled(candidates, [_day_holds(c.text, day) for c in candidates])
+
+
+def months_settled(question: str, candidates: list[Candidate]) -> list[Candidate]:
+    """`candidates` with the sentence whose month condition the question's one month meets
+    fitting it ("From 1 July onwards, no refund is made." for "I want to hand back my hut in
+    september") and, in its passage, the one it fails made the other case ("If you give
+    notice before 1 July, we will refund …"; `month_bound_holds`)."""
+    months = months_asked(question)
+    if len(months) != 1:
+        return candidates
+    month = next(iter(months))
+    return _settled(candidates, [month_bound_holds(c.text, month) for c in candidates])
+
+
+def _settled(candidates: list[Candidate], held: list[bool | None]) -> list[Candidate]:
+    """`candidates` with the sentences whose condition holds for the asker fitting and, in a
+    passage with one that holds, those whose condition fails made the other case (rows are
+    read by their ranges, not here)."""
+    pairs = [
+        (c, None if is_table_row(c.text) else h) for c, h in zip(candidates, held, strict=True)
+    ]
+    holding = {c.chunk_rank for c, h in pairs if h}
     return [
-        _as_case(c, h) if h is not None and c.chunk_rank in both else c
-        for c, h in zip(candidates, held, strict=True)
+        _as_case(c, h) if h or (h is False and c.chunk_rank in holding) else c for c, h in pairs
     ]

@@ -68,6 +68,37 @@ def month_range_holds(text: str, months: frozenset[int]) -> bool:
     return False
 
 
+# A month that bounds a condition: "before 1 July", "From 1 July onwards", "on or after 1
+# August", "by the end of March".
+_BOUND = re.compile(
+    rf"\b(on\s+or\s+before|on\s+or\s+after|before|after|from|by|until|till)\s+"
+    rf"(?:the\s+(?:end\s+of\s+)?)?{_DAY}?(?:of\s+)?({_MONTH})",
+    re.IGNORECASE,
+)
+_FROM = ("on or after", "after", "from")
+
+
+def month_bound_holds(text: str, month: int) -> bool | None:
+    """Whether the month (1-12) the asker names meets the month condition `text` states:
+    later than "From 1 July onwards", earlier than "before 1 August"; a sentence stating
+    both sides of one month ("before 1 August, or … on or after 1 August") holds either
+    way. None without one condition, or in the bound's own month.
+
+    >>> month_bound_holds("From 1 July onwards, no refund is made.", 9)
+    True
+    """
+    bounds = [(" ".join(w.lower().split()), _number(m)) for w, m in _BOUND.findall(text)]
+    sides = {word in _FROM for word, _ in bounds}
+    if len(bounds) == 2 and len(sides) == 2 and bounds[0][1] == bounds[1][1] != month:
+        return True
+    if len(bounds) != 1:
+        return None
+    word, bound = bounds[0]
+    if bound is None or bound == month:
+        return None
+    return month > bound if word in _FROM else month < bound
+
+
 def _between(month: int, start: int, end: int) -> bool:
     """Whether `month` falls from `start` to `end`, running over the new year if need be."""
     return start <= month <= end if start < end else month >= start or month <= end
