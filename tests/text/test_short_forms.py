@@ -379,3 +379,33 @@ def test_going_bust_is_read_as_the_passages_closing() -> None:
     passage = "If the Club ever had to close, every member's balance would be returned."
     asked = "is my money safe if the club goes bust?"
     assert formal_verbs(asked, [passage]) == "is my money safe if the club closes?"
+
+
+def test_getting_rid_of_something_is_the_passages_disposing_of_or_selling_it() -> None:
+    held = ["After 60 days we may sell or donate the item to recover our costs."]
+    asked = "left a coat with you months ago, have you got rid of it?"
+    assert formal_verbs(asked, held) == "left a coat with you months ago, have you sold it?"
+    disposed = ["Unclaimed items are disposed of after 28 days."]
+    assert formal_verbs("will you get rid of my bike?", disposed) == (
+        "will you dispose of my bike?"
+    )
+
+
+def test_minutes_hours_and_the_promenade_are_read_in_full() -> None:
+    """ "20 mins late" is "minutes" where the terms say so, "2 hrs" "hours"; "prom" is the
+    promenade where a beach's terms write that, and stays "prom" where a dress shop writes
+    "prom dress"."""
+    late = ["If you are more than 15 minutes late, your game is shortened."]
+    assert spell_out("what if we're 20 mins late?", late) == "what if we're 20 minutes late?"
+    hours = ["Sessions last 2 hours."]
+    assert spell_out("is it 2 hrs long?", hours) == "is it 2 hours long?"
+    huts = ["North Promenade — Weekly hire: £295.00"]
+    assert spell_out("weekly price for a north prom hut?", huts) == (
+        "weekly price for a north promenade hut?"
+    )
+    dresses = ["Bridal or prom dress hem — Price: from £95.00", "The Promenade shop"]
+    assert spell_out("can you hem a prom dress?", dresses) == "can you hem a prom dress?"
+    juice = ["Most apples give between 5 and 7 litres of juice per 10kg."]
+    assert formal_words("how much juice from 30kg of bramleys?", juice) == (
+        "how much juice from 30kg of apples?"
+    )

@@ -31,6 +31,7 @@ a temperature = a fever, a high temperature, ill, unwell, sick, illness
 calpol = paracetamol, medicine
 nurofen = ibuprofen, medicine
 a&e = hospital, accident and emergency
+bramley = apple
 log burner = wood burner, woodburner, wood-burning stove, stove
 have my place = transfer your place, transfer my place
 take my place = transfer your place, transfer my place
