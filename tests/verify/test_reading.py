@@ -9,6 +9,7 @@ from ragcite.embed.cached import CachedEmbedder
 from ragcite.models import SourceChunk
 from ragcite.train.reading_features import READING_FEATURES, reading_features
 from ragcite.verify.answer_types import type_spans
+from ragcite.verify.counts import gives_no_count
 from ragcite.verify.reading import (
     gives_no_contact,
     gives_no_price,
@@ -427,6 +428,33 @@ def test_whether_there_is_a_discount_is_answered_by_one_stated_without_its_amoun
     assert gives_no_price(asked, ["Classes run for 10 weeks a term."])
     farm = "The yard offers stabling for 28 horses with direct access to off-road hacking."
     assert gives_no_price("Is there a discount on livery if I keep two horses?", [farm])
+
+
+@pytest.mark.parametrize(
+    ("question", "quoted", "no_count"),
+    [
+        (
+            "how many guests am I allowed to invite to my private view?",
+            "Exhibitions run for 4 weeks, with a private view from 6pm to 8.30pm. A "
+            "contribution of £350 is payable towards the costs of the private view.",
+            True,
+        ),
+        ("how many guests can I bring?", "Guests must leave by 10 December.", True),
+        ("how many guests can I bring?", "You may bring up to 4 guests.", False),
+        ("how many of us can sit with my nan?", "No more than two visitors per bed.", False),
+        ("How many suitcases on a Flex ticket?", "Flex — Checked bags: 2 bags; Price: £45", False),
+        ("how many days leave do I get?", "You get 25 days a year.", False),
+        ("how many paid volunteering days do i get?", "3 years — Volunteering: 3 days", False),
+        ("how many times can I claim?", "Premier members can claim an unlimited number.", False),
+        ("how much is it?", "The view runs from 6pm to 8.30pm.", False),
+    ],
+)
+def test_a_how_many_question_needs_a_count_of_something_it_could_ask(
+    question: str, quoted: str, no_count: bool
+) -> None:
+    assert gives_no_count(question, [quoted]) is no_count
+    conflict = reading_conflict(question, [(quoted, _chunk(quoted))])
+    assert (conflict is not None and "how many" in conflict) is no_count
 
 
 def test_how_much_of_something_else_asks_no_price() -> None:

@@ -41,6 +41,7 @@ from ragcite.text.stems import stem
 from ragcite.text.table_rows import is_table_row
 from ragcite.text.words import content_stems, words
 from ragcite.verify.answer_types import names_a_person, names_someone_new
+from ragcite.verify.counts import gives_no_count
 from ragcite.verify.opposites import opposite_pair
 from ragcite.verify.stated_years import year_unmatched
 from ragcite.verify.support.quantities import quantities
@@ -350,6 +351,11 @@ def _conflict(question: str, windows: list[Window]) -> str | None:
         return (
             "Not answered: the question asks what it costs, and the quoted passages state no "
             "price; the closest sources are shown."
+        )
+    if gives_no_count(question, sentences):
+        return (
+            "Not answered: the question asks how many, and the quoted passages count nothing "
+            "it asks about; the closest sources are shown."
         )
     contact = gives_no_contact(question, sentences)
     if contact is not None:
