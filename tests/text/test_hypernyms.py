@@ -41,6 +41,16 @@ def test_the_most_general_words_are_never_a_kind() -> None:
     assert kinds.isdisjoint({"entity", "object", "whole", "artifact", "organism", "thing"})
 
 
+@pytest.mark.parametrize("word", ["rabbit", "spaniel", "kitten", "hamster", "parrot", "tortoise"])
+def test_an_animal_people_keep_is_an_animal_and_a_pet(word: str) -> None:
+    """ "can I register my rabbit?" over "Registered pets …"; a shirt or a sofa is neither."""
+    assert {"animal", "pet"} <= set(broader_words(word))
+
+
+def test_a_thing_that_is_no_animal_is_no_pet() -> None:
+    assert "pet" not in broader_words("shirt") and "pet" not in broader_words("sofa")
+
+
 def test_a_word_wordnet_does_not_know_has_no_kind() -> None:
     assert broader_words("zzyzx") == () and broader_words("") == ()
 

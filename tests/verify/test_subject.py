@@ -525,6 +525,10 @@ def test_a_thing_the_passage_names_by_its_kind_is_there(embedder: CachedEmbedder
     quotes = [(text, _chunk(text, title="Defect reporting"))]
     asked = "Who has to sign off a Category A repair before the lorry can go back into service?"
     assert "lorry" not in missing_subject(asked, quotes, [quotes[0][1]], embedder)
+    text = "Pets are not allowed in staff accommodation, except assistance dogs."
+    quotes = [(text, _chunk(text, title="Staff housing rules"))]
+    asked = "can I keep a hamster in my room at the staff house?"
+    assert "hamster" not in missing_subject(asked, quotes, [quotes[0][1]], embedder)
 
 
 @pytest.mark.parametrize(

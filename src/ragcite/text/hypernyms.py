@@ -10,7 +10,7 @@ have none: "a discount" is not a "price", nor "Berlin" any "city" a policy names
 `assets/WORDNET-LICENSE`); 0.12 MB, read on first use.
 
     >>> broader_words("spaniels")
-    ('canid', 'canine', 'dog')
+    ('canid', 'canine', 'dog', 'animal', 'pet')
 """
 
 from __future__ import annotations
@@ -39,11 +39,24 @@ def _singulars(word: str) -> tuple[str, ...]:
     return tuple(forms)
 
 
+# An animal of these classes is an "animal", and a "pet" where people keep one: what a
+# policy calls it ("a rabbit": "Registered pets", "any animal"). WordNet's steps from
+# "rabbit" to "animal" are more than four, and "pet" is no class of its own.
+_ANIMAL_CLASSES = frozenset(
+    {"mammal", "bird", "reptile", "amphibian", "fish", "rodent", "canine", "feline"}
+)
+_ANIMAL = ("animal", "pet")
+
+
 def broader_words(word: str) -> tuple[str, ...]:
     """The broader nouns of `word` (lower case, singular or plural); empty when WordNet
-    does not know it as a noun."""
+    does not know it as a noun. An animal of a class people keep ("rabbit": a mammal) is
+    also an "animal" and a "pet"."""
     table = _table()
     for form in _singulars(word.lower()):
         if form in table:
-            return table[form]
+            kinds = table[form]
+            if "animal" in kinds or _ANIMAL_CLASSES.intersection(kinds):
+                return kinds + tuple(k for k in _ANIMAL if k not in kinds)
+            return kinds
     return ()
