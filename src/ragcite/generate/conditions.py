@@ -11,7 +11,9 @@ question names: "we're coming on Saturday" is answered by "At weekends … limit
 not by "On weekdays in term time there is no time limit" beside it (`days_settled`); with a
 distance ("I'm about 30 miles outside Ludcombe": "Beyond 20 miles we add £1.00 per mile"); and
 with a day of the month ("I changed it on the 15th": "Changes made after the 10th take effect
-from the following month", not "… on or before the 10th …", `month_days_settled`).
+from the following month", not "… on or before the 10th …", `month_days_settled`); and with
+a month ("hand back my hut in september": "From 1 July onwards, no refund is made",
+`months_settled`).
 
     >>> condition_holds("If you cancel at least 14 days before, we refund the fee.",
     ...                 "the course starts in 3 weeks, can I get a refund?")
@@ -181,8 +183,8 @@ def days_settled(question: str, candidates: list[Candidate]) -> list[Candidate]:
 
 
 def cases_settled(question: str, candidates: list[Candidate]) -> list[Candidate]:
-    """`candidates` with the asker's case read from the times, distances and days the
-    question names (`conditions_settled`, `days_settled`, `month_days_settled`,
+    """`candidates` with the asker's case read from the times, distances, days and months
+    the question names (`conditions_settled`, `days_settled`, `month_days_settled`,
     `months_settled`)."""
     settled = days_settled(question, conditions_settled(question, candidates))
     return months_settled(question, month_days_settled(question, settled))

@@ -16,14 +16,15 @@ import re
 from collections.abc import Sequence
 
 from ragcite.generate.focus import question_proper
+from ragcite.text.ordinals import NUMBER_WORDS
+from ragcite.text.time_refs import MONTHS
 
 _TIME_UNITS = r"(?:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|yrs?)"
 # "how many" and the words after it, where the counted noun stands ("how many paid
 # volunteering days").
 _HOW_MANY = re.compile(r"\bhow\s+many((?:\s+[a-z]+){1,3})", re.IGNORECASE)
-_NUMBER_WORD = (
-    r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
-    r"forty|fifty|hundred|dozen|single|both"
+_NUMBER_WORD = "|".join(
+    [*NUMBER_WORDS, *"fifteen twenty thirty forty fifty hundred dozen single both".split()]
 )
 # A number and the word after it; what is not a count: money before it, a share, a clock
 # time or a date after it.
@@ -33,11 +34,6 @@ _NUMBER = re.compile(
     re.IGNORECASE,
 )
 _MONEY_BEFORE = re.compile(r"[£$€¥]\s?$|\b(?:GBP|EUR|USD)\s?$", re.IGNORECASE)
-_MONTHS = re.compile(
-    r"^(?:january|february|march|april|may|june|july|august|september|october|november|"
-    r"december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)$",
-    re.IGNORECASE,
-)
 _NO_LIMIT = re.compile(
     r"\b(?:unlimited|no\s+(?:limit|maximum|cap)|as\s+many\s+as|any\s+number|once|twice)\b",
     re.IGNORECASE,
@@ -61,7 +57,7 @@ def _counts(sentence: str, timed: bool) -> bool:
     if _NO_LIMIT.search(sentence):
         return True
     for m in _NUMBER.finditer(sentence):
-        if _MONEY_BEFORE.search(sentence, 0, m.start()) or _MONTHS.match(m.group(2)):
+        if _MONEY_BEFORE.search(sentence, 0, m.start()) or m.group(2).lower() in MONTHS:
             continue
         if timed or not _TIMED.match(m.group(2)):
             return True
