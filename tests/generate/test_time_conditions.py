@@ -11,6 +11,7 @@ from ragcite.embed.base import Embedder
 from ragcite.generate.conditions import condition_holds, days_settled
 from ragcite.generate.extractive import ExtractiveGenerator
 from ragcite.generate.fits import range_fit
+from ragcite.generate.focus import states_focus
 from ragcite.generate.joining import Candidate
 from ragcite.text.month_ranges import month_bound_holds
 from tests.generate.chunks import passage_chunk
@@ -173,3 +174,24 @@ def test_the_sentence_whose_month_holds_the_askers_answers(embedder: Embedder) -
     early = "I want to hand back my annual hut in june, will i get any money back?"
     claims = [c.claim_text for c in generator.generate(early, [HUTS]).claims]
     assert any("we will refund the fee" in c for c in claims)
+
+
+LAUNDRY = passage_chunk(
+    "c_laundry001",
+    "We keep finished orders for 28 days from the date they were ready. On day 29 we send a "
+    "reminder text to the number on the order. If the order is still not collected within a "
+    "further 14 days, the items are donated to the hospice charity shop and the order is "
+    "closed. We do not refund orders that have been donated.",
+    heading="Uncollected items",
+    title="Launderette terms",
+)
+
+
+def test_what_becomes_of_the_thing_answers_what_happens(embedder: Embedder) -> None:
+    """ "the items are donated" is what happens after the reminder text, not the text."""
+    assert states_focus("consequence", "the items are donated to the charity shop")
+    assert states_focus("consequence", "we will report it to the police as missing")
+    assert not states_focus("consequence", "On day 29 we send a reminder text.")
+    asked = "what happens if I still dont come and get my washing after you send the reminder text"
+    claims = [c.claim_text for c in ExtractiveGenerator(embedder).generate(asked, [LAUNDRY]).claims]
+    assert any("the items are donated" in c for c in claims)

@@ -160,8 +160,15 @@ _SENTENCE_SIGNS: dict[str, re.Pattern[str]] = {
 
 
 # What happens: a sentence that states an outcome, not one that only sets the rule ("must be
-# reported within 2 hours" is the rule; "The device is then wiped remotely." what happens).
-_OUTCOME = re.compile(rf"\b(?:{_OUTCOME_WORDS}|then|wiped|revoked|cancel\w*)\b", _I)
+# reported within 2 hours" is the rule; "The device is then wiped remotely." what happens),
+# or what becomes of the thing or the arrangement ("the items are donated", "your membership
+# lapses", "we will report it to the police").
+_OUTCOME = re.compile(
+    rf"\b(?:{_OUTCOME_WORDS}|then|wiped|revoked|cancel\w*|donat(?:e|es|ed)|sold|"
+    r"dispos(?:e|ed)\s+of|forfeit\w*|destroyed|towed|clamped|terminated|lapses|lapsed|"
+    r"expires|expired|report(?:s|ed)?\s+(?:it\s+|them\s+)?to\s+the\s+police)\b",
+    _I,
+)
 # Who: a passive sentence names its agent ("Badge photos are taken by reception.").
 _AGENT = re.compile(
     rf"\b(?:\w+(?:ed|en|wn)|{'|'.join(sorted(IRREGULAR_PARTICIPLES | {'set', 'run', 'led'}))})"
