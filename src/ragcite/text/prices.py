@@ -122,3 +122,13 @@ def states_discount(sentence: str) -> bool:
     True
     """
     return bool(_DISCOUNT_SAID.search(sentence))
+
+
+# A discount named as such, amount or not ("We offer a sibling discount …"): narrower than
+# `states_discount`, whose "off", "less" and "lower" also stand in "off-road" or "less than".
+_DISCOUNT_NAMED = re.compile(r"\b(?:discount|reduction|concession)s?\b", re.IGNORECASE)
+
+
+def names_discount(sentence: str) -> bool:
+    """Whether `sentence` names a discount, a reduction or a concession."""
+    return bool(_DISCOUNT_NAMED.search(sentence))

@@ -33,6 +33,7 @@ from ragcite.text.prices import (
     NO_CHARGE,
     asks_discount,
     asks_price,
+    names_discount,
     states_discount,
     states_price,
 )
@@ -139,8 +140,6 @@ _TIME_IN_WORDS = re.compile(
     r"\b(?:noon|midday|midnight|o'clock|24\s+hours|24/7|close\s+of\s+business)\b",
     re.IGNORECASE,
 )
-# A discount a sentence names, amount or not ("We offer a sibling discount …"; not "off-road").
-_DISCOUNT_NAMED = re.compile(r"\b(?:discount|reduction|concession)s?\b", re.IGNORECASE)
 _NAME_OF = re.compile(r"\bnames?\s+of\b", re.IGNORECASE)
 # "Who is responsible for …?" is answered by a sentence addressed to the reader: a policy's
 # "you" and "your" name the one who must do it.
@@ -277,7 +276,7 @@ def gives_no_price(question: str, quoted: Sequence[str]) -> bool:
     if not asks_price(asked):
         return False
     if asks_discount(asked):
-        return not any(states_price(s) or _DISCOUNT_NAMED.search(s) for s in quoted)
+        return not any(states_price(s) or names_discount(s) for s in quoted)
     return not any(states_price(s) for s in quoted)
 
 
