@@ -195,3 +195,56 @@ def test_what_becomes_of_the_thing_answers_what_happens(embedder: Embedder) -> N
     asked = "what happens if I still dont come and get my washing after you send the reminder text"
     claims = [c.claim_text for c in ExtractiveGenerator(embedder).generate(asked, [LAUNDRY]).claims]
     assert any("the items are donated" in c for c in claims)
+
+
+CASTLES = passage_chunk(
+    "c_castles0001",
+    "You can cancel by phone or email. The amount you get back depends on how much notice "
+    "you give before the hire date:\n"
+    "- More than 14 days' notice: your deposit is refunded less a £10.00 admin fee.\n"
+    "- Between 14 days and 48 hours' notice: the deposit is kept but nothing else is charged.\n"
+    "- Less than 48 hours' notice: the deposit is kept and you must also pay 50% of the hire "
+    "charge.",
+    heading="Cancellations and changes",
+    title="Bouncy castle hire terms",
+)
+
+
+def test_a_band_of_time_holds_a_time_between_its_bounds_in_their_own_units() -> None:
+    band = "Between 14 days and 48 hours' notice: the deposit is kept."
+    assert condition_holds(band, "it's 10 days away, do we get our deposit back?")
+    assert condition_holds(band, "it's 3 weeks away, do we get our deposit back?") is False
+    assert range_fit(band, "it's 10 days away, do we get our deposit back?") == 1
+    assert range_fit(band, "it's 30 hours away, do we get our deposit back?") == 0
+    weeks = "Between 8 and 12 weeks before the ceremony: half of the fee is refunded."
+    assert condition_holds(weeks, "we're cancelling about 10 weeks before")
+
+
+def test_of_a_list_of_bands_the_one_holding_the_askers_time_answers_alone(
+    embedder: Embedder,
+) -> None:
+    """10 days is not "More than 14 days' notice": that band is the other case, and no
+    other case joins the answer."""
+    asked = "booked a castle but have to cancel, it's 10 days away. do we get our deposit back?"
+    claims = [c.claim_text for c in ExtractiveGenerator(embedder).generate(asked, [CASTLES]).claims]
+    assert any("nothing else is charged" in c for c in claims)
+    assert not any("refunded less a £10.00" in c for c in claims)
+
+
+CEREMONY = passage_chunk(
+    "c_ceremony001",
+    "You may change the date or time of your ceremony once free of charge, as long as you ask "
+    "at least 3 months before the original date. Any later change, or any second change, "
+    "costs £60.00 each time, and is subject to registrars being available.",
+    heading="Changing your booking",
+    title="Ceremony fees and booking conditions",
+)
+
+
+def test_any_later_change_is_the_other_side_of_a_time_condition(embedder: Embedder) -> None:
+    asked = "we need to move our wedding date and its only 5 weeks away now, will that cost anything"
+    draft = ExtractiveGenerator(embedder).generate(asked, [CEREMONY])
+    assert "£60.00" in draft.claims[0].claim_text
+    early = "we need to move our wedding date, it's 5 months away, will that cost anything"
+    draft = ExtractiveGenerator(embedder).generate(early, [CEREMONY])
+    assert "once free of charge" in draft.claims[0].claim_text

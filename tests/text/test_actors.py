@@ -25,6 +25,8 @@ CANCEL = "I need to cancel my appointment this morning. Will I be charged?"
         ("We will keep your times for 14 days.", "Do we keep paying for her visits?", False),
         ("We can remake them once.", "I can't get used to my new glasses, what can you do?", False),
         ("If we move your appointment, we will tell you.", "Can I move my appointment?", True),
+        # what the organisation can do is a service to the asker, not its own act
+        ("We can exchange an item for a different colour.", "Can I exchange it?", False),
         # ending a service, said another way: "stop" asked, "end" said
         (
             "We may end the service with 2 weeks' notice.",

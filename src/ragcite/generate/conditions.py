@@ -39,6 +39,11 @@ _THRESHOLD = re.compile(
     re.IGNORECASE,
 )
 _FROM = ("at least", "more than", "over", "longer than")
+# "between 14 days and 48 hours", "between 8 and 12 weeks": a band of time, each bound in its
+# own unit or the last one's.
+_BETWEEN = re.compile(
+    rf"\bbetween\s+{_NUMBER}(?:\s+{_UNIT})?\s+and\s+{_NUMBER}\s+{_UNIT}\b", re.IGNORECASE
+)
 # A requirement states what the asker must do, not whose case it is: "You must give at least
 # 14 days' notice" answers a question about 10 days' notice as well as one about 3 weeks.
 _REQUIREMENT = re.compile(
@@ -50,7 +55,7 @@ _REQUIREMENT = re.compile(
 # than that", "Otherwise, …").
 _OTHER_SIDE = re.compile(
     r"\b(?:(?:later|less|shorter|fewer|earlier|more|longer|sooner)\s+than\s+that|"
-    r"after\s+that|before\s+that|otherwise|if\s+not)\b",
+    r"after\s+that|before\s+that|otherwise|if\s+not|any\s+later)\b",
     re.IGNORECASE,
 )
 # A distance condition ("within 20 miles", "Beyond 20 miles we add £1.00 per mile", "further
@@ -111,33 +116,48 @@ def _holds(sentence: str, times: list[float]) -> bool | None:
     if not times:
         return None
     thresholds = _THRESHOLD.findall(sentence)
-    if len(thresholds) != 1 or _REQUIREMENT.search(sentence):
+    bands = _BETWEEN.findall(sentence)
+    if len(thresholds) + len(bands) != 1 or _REQUIREMENT.search(sentence):
         return None
+    if bands:
+        low_value, low_unit, high_value, high_unit = bands[0]
+        low = _minutes(low_value, low_unit or high_unit)
+        high = _minutes(high_value, high_unit)
+        low, high = min(low, high), max(low, high)
+        held = {low <= t <= high for t in _near(times, low) + _near(times, high)}
+        return held.pop() if len(held) == 1 else None
     word, value, unit = thresholds[0]
     bound = _minutes(value, unit)
-    # A time far from the bound measures something else ("four months ago" against "at
-    # least 5 working days before payday").
-    near = [t for t in times if bound > 0 and t > 0 and max(t, bound) / min(t, bound) <= _NEAR]
     above = " ".join(word.lower().split()) in _FROM
-    held = {t >= bound if above else t <= bound for t in near}
+    held = {t >= bound if above else t <= bound for t in _near(times, bound)}
     return held.pop() if len(held) == 1 else None
+
+
+def _near(times: list[float], bound: float) -> list[float]:
+    """The `times` near enough to `bound` to be measured against it: a time far from the
+    bound measures something else ("four months ago" against "at least 5 working days
+    before payday")."""
+    return [t for t in times if bound > 0 and t > 0 and max(t, bound) / min(t, bound) <= _NEAR]
 
 
 def conditions_settled(question: str, candidates: list[Candidate]) -> list[Candidate]:
     """`candidates` with each sentence whose time condition holds for the question fitting
     it; where the next sentence of the same passage speaks of the other side (`_OTHER_SIDE`),
-    the side that fails is made the other case."""
+    the side that fails is made the other case, as is each sentence of a passage of bands
+    ("More than 14 days' notice: …", "Between 14 days and 48 hours' notice: …") whose
+    condition fails where another's holds."""
     times, distances = _question_times(question), _question_distances(question)
     if not times and not distances:
         return candidates
     by_place = {(c.chunk_rank, c.position): i for i, c in enumerate(candidates)}
     settled = list(candidates)
+    held: list[bool | None] = []
     for i, c in enumerate(candidates):
-        if is_table_row(c.text):
-            continue
-        holds = _holds(c.text, times)
-        if holds is None:
-            holds = _distance_holds(c.text, distances)
+        holds = None
+        if not is_table_row(c.text):
+            holds = _holds(c.text, times)
+            holds = _distance_holds(c.text, distances) if holds is None else holds
+        held.append(holds)
         if holds is None:
             continue
         j = by_place.get((c.chunk_rank, c.position + 1))
@@ -146,7 +166,7 @@ def conditions_settled(question: str, candidates: list[Candidate]) -> list[Candi
             settled[j] = _as_case(settled[j], not holds)
         elif holds:  # alone, a condition that fails may still be the answer ("must be less
             settled[i] = _as_case(settled[i], True)  # than 8 years old" for a 9-year-old)
-    return settled
+    return _settled(settled, held)
 
 
 # Days that make a weekend and days that make a week ("on Saturday", "Monday to Friday",

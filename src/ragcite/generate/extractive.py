@@ -207,6 +207,7 @@ class ExtractiveGenerator:
             if rank(c) >= rank(best) - _EXTRA_MARGIN
             and c.choice >= _EXTRA_CHOICE
             and c.score >= floor
+            and not _of_the_other_case(c)
         ]
         if best.fit == _LABEL_NAMED:  # "… for Standard, Priority and Critical?": each row
             extras += [
@@ -362,9 +363,14 @@ def _order(candidate: Candidate) -> tuple[bool, float]:
     clause's title ("e) Disturbance allowance.", quoted with the sentence it heads by
     `labelled_opening`, never chosen for itself: it states nothing) and a sentence about the
     other party's act ("If we cancel …" for "I need to cancel …") after every other."""
-    other = candidate.other_case and not is_table_row(candidate.text)  # rows: `rank`
-    aside = other or clause_title(candidate.text)
+    aside = _of_the_other_case(candidate) or clause_title(candidate.text)
     return bool(aside), -rank(candidate)
+
+
+def _of_the_other_case(candidate: Candidate) -> bool:
+    """Whether `candidate` is a sentence about the other case than the asker's (a row's is
+    read by `rank`)."""
+    return candidate.other_case and not is_table_row(candidate.text)
 
 
 def _relevance(candidates: list[Candidate]) -> float:

@@ -263,7 +263,8 @@ _SENTENCE_RANGES = (
     (re.compile(rf"\bage[ds]?\s+{_NUM}\s+or\s+{_NUM}\b", re.IGNORECASE), "between"),
     (
         re.compile(  # "between 24 hours and 2 hours before"
-            rf"\bbetween\s+\D{{0,3}}{_NUM}%?(?:\s+[a-z]+)?\s+and\s+\D{{0,3}}{_NUM}", re.IGNORECASE
+            rf"\bbetween\s+\D{{0,3}}{_NUM}%?(?:\s+([a-z]+))?\s+and\s+\D{{0,3}}{_NUM}",
+            re.IGNORECASE,
         ),
         "between",
     ),
@@ -318,6 +319,8 @@ def range_width(sentence: str, question: str) -> float | None:
             unit = _UNIT_AFTER.match(sentence, m.end())  # "… 28 days": the question's times
             per = TIME_UNITS[unit.group(1).lower()] if unit else 0.0
             held = [v * m / per for v, m in times if m] if per else plain
+            if per and m.lastindex == 3 and m.group(2):  # "between 14 days and 48 hours"
+                low *= TIME_UNITS.get(m.group(2).lower(), per) / per
             if kind == "from":
                 high = float("inf")
             elif kind == "upto":

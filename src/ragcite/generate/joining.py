@@ -146,7 +146,11 @@ def leans_on(sentence: Candidate, previous: Candidate, focus: str, top: float) -
         return False
     if _ANAPHOR.match(sentence.text) or points_back(sentence.text, previous.text):
         return True
-    return focus in ("consequence", "permission") and previous.score >= top > sentence.score
+    return (
+        focus in ("consequence", "permission")
+        and not previous.other_case
+        and previous.score >= top > sentence.score
+    )
 
 
 def faq_opening(
@@ -195,6 +199,7 @@ def next_step(query: str, best: Candidate, candidates: list[Candidate]) -> Candi
         if c.chunk_rank == best.chunk_rank
         and abs(c.position - best.position) == 1
         and not is_table_row(c.text)
+        and not c.other_case
     ]
     near.sort(key=lambda c: -rank(c))
     after = next((c for c in near if c.position == best.position + 1), None)
@@ -287,7 +292,11 @@ def other_chunk(
     best = chosen[0]
     if is_table_row(best.text):
         return None
-    others = [c for c in candidates if c.chunk_rank != best.chunk_rank and not is_table_row(c.text)]
+    others = [
+        c
+        for c in candidates
+        if c.chunk_rank != best.chunk_rank and not is_table_row(c.text) and not c.other_case
+    ]
     if not others:
         return None
     other = max(others, key=rank)
@@ -313,6 +322,7 @@ def closer_in_words(
         c for c in candidates
         if c.score > best.score - _CLOSE_SCORE
         and c.choice >= _CLOSER_CHOICE and c not in chosen and not is_table_row(c.text)
+        and not c.other_case
     ]  # fmt: skip
     if not closer:
         return None

@@ -46,8 +46,9 @@ _ANY_PARTY = frozenset(
 _ENDING = frozenset(stem(v) for v in "stop end cancel terminate quit".split())
 # "… notice do I need to give to stop my regular cleaning?": an ending the asker wants.
 _TO_END = re.compile(r"\bto\s+(stop|end|cancel|terminate|quit)\b", re.IGNORECASE)
-# The organisation does it: "If we cancel", "where we have to cancel", "we may cancel".
-_WE_DO = r"\bwe\s+(?:(?:have|need|are|may|might|must|will|can|could|had)\s+(?:to\s+)?){{0,2}}{verb}"
+# The organisation does it: "If we cancel", "where we have to cancel", "we may cancel"; what
+# it can do is a service to the asker ("We can exchange an item …" for "can I swap it?").
+_WE_DO = r"\bwe\s+(?:(?:have|need|are|may|might|must|will|had)\s+(?:to\s+)?){{0,2}}{verb}"
 
 
 @lru_cache(maxsize=256)
