@@ -169,3 +169,33 @@ def test_examples_are_quoted_with_the_sentence_saying_what_they_are_examples_of(
     )
     assert any("A routing problem asks for the cheapest way" in claim for claim in claims)
     assert any(claim.startswith("Notable examples include") for claim in claims)
+
+
+def test_a_turn_on_the_sentence_before_is_quoted_with_it(embedder: Embedder) -> None:
+    """ "However, if we relet your pitch, we refund 50% of it." says nothing true alone: the
+    rule it turns on ("If you give less than 14 days' notice, we keep the fee.") comes too."""
+    claims = _claims(
+        embedder,
+        "booked a casual pitch but need to cancel and the market is 5 days away. money back?",
+        "Casual traders who cancel at least 14 days before the market receive a full refund. "
+        "If you give less than 14 days' notice, we keep the fee. However, if we manage to "
+        "relet your pitch, we refund 50% of it.",
+    )
+    assert any(claim.startswith("However, if we manage to relet") for claim in claims)
+    assert any(claim.startswith("If you give less than 14 days' notice") for claim in claims)
+    assert not any("receive a full refund" in claim for claim in claims)
+
+
+def test_the_case_where_the_rule_is_broken_answers_a_question_about_it(
+    embedder: Embedder,
+) -> None:
+    claims = _claims(
+        embedder,
+        "they changed one of my shifts after the rota was published and never asked me. do i "
+        "get anything for that?",
+        "Rotas are published every Friday by 17:00. Once a rota has been published, we will "
+        "not change your shift without your agreement unless there is an emergency. If we do "
+        "change a published shift without your agreement, you will receive a payment of "
+        "£20.00 for the disruption.",
+    )
+    assert any("a payment of £20.00 for the disruption" in claim for claim in claims)

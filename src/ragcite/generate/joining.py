@@ -71,6 +71,8 @@ _ANAPHOR = re.compile(
     r"[Tt]here|[Hh]e|[Ss]he|[Hh]is|[Hh]er)\b|[Tt]he\s+(?:latter|former)\b|"
     # "Notable examples include …": examples of what the sentence before names
     r"(?:(?:[Nn]otable|[Oo]ther|[Cc]ommon|[Tt]ypical)\s+)?[Ee]xamples\s+(?:include|are)\b|"
+    # a turn on the sentence before: "However, if we relet your pitch, we refund 50% of it."
+    r"(?:[Hh]owever|[Oo]therwise|[Ii]nstead|[Ii]f\s+so|[Ii]f\s+not|[Ii]n\s+that\s+case),|"
     + _EXCEPTION
     + ")"
 )
@@ -110,6 +112,10 @@ _CLOSER_CHOICE = 0.1
 # ("Is my partner allowed to drive my company car?": 0.557 against 0.587).
 _CLOSE_SCORE = 0.04
 _UNLESS = re.compile(r"\b(?:unless|except)\b", re.IGNORECASE)
+# A sentence for the case where the rule before it is broken: "If we do change a published
+# shift without your agreement, you will receive …" after "… we will not change your shift
+# without your agreement …"; "If you do not, …" after "You must …".
+_BROKEN_RULE = re.compile(r"^\W*If\s+(?:we|you|they|he|she|it)\s+(?:do|does|did)\b", re.I)
 # A no in a policy's words: "do not offer", "cannot be returned", "never", "not allowed".
 _REFUSAL = re.compile(r"\b(?:not|no|never|cannot)\b|n't\b", re.IGNORECASE)
 # The best sentence of another passage joins when it ranks within this margin of the best
@@ -266,8 +272,8 @@ def _excepts(after: Candidate, rule: Candidate, query: str) -> bool:
     one ("Anything above that must be declined …") or on another case of what `rule` is for
     (`_OTHER_CASE`); or, about something `rule` names, it says "unless" or "except"
     ("Requests received after 60 days are declined unless the charge was made in error …"
-    after "Customers can request a refund within 60 days.") or says no to something the
-    question asks (`query`; "Swaps between departments are not allowed." after
+    after "Customers can request a refund within 60 days."), is the case where the rule is
+    broken ("If we do change …", `_BROKEN_RULE`) or says no to something the question asks (`query`; "Swaps between departments are not allowed." after
     "You may swap a shift with another colleague in the same department …")."""
     if _EXCEPTS.match(after.text):
         return True
@@ -277,7 +283,7 @@ def _excepts(after: Candidate, rule: Candidate, query: str) -> bool:
     said = content_stems(after.text)
     if not said & content_stems(rule.text):
         return False
-    if _UNLESS.search(after.text):
+    if _UNLESS.search(after.text) or _BROKEN_RULE.match(after.text):
         return True
     return bool(_REFUSAL.search(after.text)) and bool(said & content_stems(query))
 
