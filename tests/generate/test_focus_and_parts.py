@@ -383,6 +383,13 @@ def test_the_askers_situation_is_cut_off_the_question_proper() -> None:
     flying = "I'm flying to New York for work, about 7 hours - am I allowed premium economy?"
     assert leading_statement(flying) == "I'm flying to New York for work, about 7 hours - "
     assert question_proper("How much is a class?") == "How much is a class?"
+    # a situation set off by a comma or a full stop before a conditional question
+    late = "traffic is awful, if i get there about 8.20 what happens to my pitch?"
+    assert leading_statement(late) == "traffic is awful, "
+    paid = "company paid 2k for my welding course, finished it in May. if i resign do i repay it?"
+    assert question_proper(paid) == "if i resign do i repay it?"
+    assert leading_statement("What happens, if I cancel?") == ""
+    assert leading_statement("Dogs, if well behaved, are they allowed?") == ""
 
 
 def test_an_emergency_asks_for_the_out_of_hours_line() -> None:

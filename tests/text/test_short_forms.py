@@ -409,3 +409,19 @@ def test_minutes_hours_and_the_promenade_are_read_in_full() -> None:
     assert formal_words("how much juice from 30kg of bramleys?", juice) == (
         "how much juice from 30kg of apples?"
     )
+
+
+def test_the_weather_grown_ups_and_a_shoot_are_read_in_the_passages_words() -> None:
+    """ "too windy" is the terms' "high winds", "grown ups" their "adults", a newborn
+    "shoot" a photographer's "session"; a passage that says "windy" keeps it."""
+    wind = ["We will not set up in high winds, above 24 mph."]
+    assert formal_words("what if it's too windy?", wind) == "what if it's too high winds?"
+    assert formal_words("what if it's windy?", ["On windy days we close."]) == (
+        "what if it's windy?"
+    )
+    adults = ["Adults must not bounce on children's inflatables."]
+    assert formal_words("can the grown ups have a go?", adults) == "can the adults have a go?"
+    sessions = ["A newborn session can be rearranged free of charge."]
+    assert formal_words("can we move our newborn shoot?", sessions) == (
+        "can we move our newborn session?"
+    )

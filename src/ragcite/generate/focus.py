@@ -214,9 +214,14 @@ _LEADING_CONDITION = re.compile(
     rf"(?={_ASKING})",
     _I,
 )
-# A situation set off by a dash before a conditional question ("I can't make it - if I
-# cancel will I still have to pay?"); not a question itself ("What happens - if I …?").
-_SITUATION_THEN_IF = re.compile(rf"^\s*(?!{_ASKING})[^,?]{{1,160}}?\s[-–—]\s+(?=if\b)", _I)
+# A situation set off by a dash, a comma or a full stop before a conditional question ("I
+# can't make it - if I cancel will I still have to pay?", "traffic is awful, if i get there
+# at 8.20 what happens to my pitch?"); not a question itself ("What happens - if I …?").
+_SITUATION_THEN_IF = re.compile(
+    rf"^\s*(?!{_ASKING})(?:[^,?]{{1,160}}?\s[-–—]\s+|[^\s,?]+\s[^,?]{{1,160}}?,\s*|"
+    rf"[^?.!]{{1,200}}?[.!]+\s+)(?=if\b)",
+    _I,
+)
 
 
 def leading_statement(question: str) -> str:

@@ -95,6 +95,15 @@ ombudsman = alternative dispute resolution, dispute resolution, adjudication
 nearly empty = low
 almost empty = low
 essay = coursework, assignment
+grown ups = adults, adult
+grown-ups = adults, adult
+windy = high winds, strong winds, wind
+rainy = heavy rain, rain
+snowy = snow
+icy = ice
+stormy = storms, storm, thunderstorms, thunderstorm
+foggy = fog
+shoot = session, sitting
 """
 
 
