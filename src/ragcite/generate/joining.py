@@ -273,8 +273,9 @@ def _excepts(after: Candidate, rule: Candidate, query: str) -> bool:
     (`_OTHER_CASE`); or, about something `rule` names, it says "unless" or "except"
     ("Requests received after 60 days are declined unless the charge was made in error …"
     after "Customers can request a refund within 60 days."), is the case where the rule is
-    broken ("If we do change …", `_BROKEN_RULE`) or says no to something the question asks (`query`; "Swaps between departments are not allowed." after
-    "You may swap a shift with another colleague in the same department …")."""
+    broken ("If we do change …", `_BROKEN_RULE`) or says no to something the question asks
+    (`query`; "Swaps between departments are not allowed." after "You may swap a shift with
+    another colleague in the same department …")."""
     if _EXCEPTS.match(after.text):
         return True
     case = _OTHER_CASE.match(after.text)
