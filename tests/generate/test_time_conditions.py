@@ -10,7 +10,7 @@ from __future__ import annotations
 from ragcite.embed.base import Embedder
 from ragcite.generate.conditions import condition_holds, days_settled
 from ragcite.generate.extractive import ExtractiveGenerator
-from ragcite.generate.fits import range_fit
+from ragcite.generate.fits import in_digits, range_fit, row_fit
 from ragcite.generate.focus import states_focus
 from ragcite.generate.joining import Candidate
 from ragcite.text.month_ranges import month_bound_holds
@@ -242,9 +242,33 @@ CEREMONY = passage_chunk(
 
 
 def test_any_later_change_is_the_other_side_of_a_time_condition(embedder: Embedder) -> None:
-    asked = "we need to move our wedding date and its only 5 weeks away now, will that cost anything"
+    asked = "we need to move our wedding date and its only 5 weeks away now, will that cost more"
     draft = ExtractiveGenerator(embedder).generate(asked, [CEREMONY])
     assert "£60.00" in draft.claims[0].claim_text
     early = "we need to move our wedding date, it's 5 months away, will that cost anything"
     draft = ExtractiveGenerator(embedder).generate(early, [CEREMONY])
     assert "once free of charge" in draft.claims[0].claim_text
+
+
+def test_a_row_label_states_an_open_range_of_time_in_words() -> None:
+    """ "an hour and a half late" is within "Late by up to 2 hours", not "more than 2 hours";
+    "3 days a week" is no length of service, and "up to 203 cm" no weight."""
+    asked = "trains were cancelled and I got in about an hour and a half late. will I lose pay?"
+    assert in_digits(asked).endswith("about 1.5 hour late. will I lose pay?")
+    assert in_digits("half an hour late") == "0.5 hour late"
+    assert range_fit("Late by up to 2 hours — Pay: Paid in full", asked) == 1
+    assert range_fit("Late by more than 2 hours — Pay: Hours worked", asked) == 0
+    assert range_fit("Late by more than 2 hours.", "I was 3 hours late") == 0  # a sentence
+    service = "6 months to less than 2 years — Volunteering days: 2"
+    assert range_fit(service, "I work 3 days a week, been here 3 years") == 0
+    assert range_fit("Oversize bag (up to 203 cm) — Online: £45", "a 23 kg suitcase") == 0
+
+
+def test_a_size_is_not_a_range_and_fits_the_size_asked() -> None:
+    rows = [
+        "9m x 12m frame — Seated guests: 80; Weekend hire: £1,890",
+        "9m x 18m frame — Seated guests: 120; Weekend hire: £2,640",
+    ]
+    assert [row_fit(r, "how much is a 9x12 marquee?") for r in rows] == [2, 0]
+    assert [row_fit(r, "how much is a 12 by 9 marquee?") for r in rows] == [2, 0]
+    assert [row_fit(r, "a marquee for 100 guests?") for r in rows] == [0, 0]

@@ -23,7 +23,7 @@ from ragcite.text.actors import the_other_party_acts
 from ragcite.text.labels import label_of, undated
 from ragcite.text.month_ranges import month_range_holds, months_asked, named_day_stated
 from ragcite.text.ordinals import NUMBER_WORDS, ORDINALS
-from ragcite.text.table_rows import LABEL_SEPARATOR, row_cells
+from ragcite.text.table_rows import LABEL_SEPARATOR, is_table_row, row_cells
 from ragcite.text.words import STOPWORDS, content_stems, words
 
 _AMOUNT = re.compile(r"\d[\d,]*(?:\.\d+)?")
@@ -191,6 +191,19 @@ def _for_what_the_asker_has(cells: str, question: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(found.group(1))}(?!\w)", cells) is not None
 
 
+# A size of two dimensions: "9m x 12m", "12 x 24", "15 x 15 ft", "3.5m×2m", "12 by 9".
+_SIZE = re.compile(
+    r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:m|ft|cm|mm|metres?|meters?|feet|foot|')?\s*(?:[x×]|by)\s*"
+    r"(\d+(?:\.\d+)?)(?![\d.])",
+    re.IGNORECASE,
+)
+
+
+def _sizes(text: str) -> set[frozenset[float]]:
+    """The two-dimension sizes `text` states, each as its pair of numbers in either order."""
+    return {frozenset((float(a), float(b))) for a, b in _SIZE.findall(text)}
+
+
 def row_fit(row: str, question: str) -> int:
     """How well a table row's label fits the question: 2 when the question says the label
     ("purchases over $50,000"), 1 when a number in the question falls in the label's range
@@ -205,6 +218,9 @@ def row_fit(row: str, question: str) -> int:
     label, _, cells = (" ".join(part.lower().split()) for part in row.partition(LABEL_SEPARATOR))
     if label and _label_said(undated(label, question), question):
         return 2
+    sizes = _sizes(label)
+    if sizes:  # "9m x 18m" is a size, not a range from 9 to 18
+        return 2 if sizes & _sizes(question.lower()) else 0
     if _for_what_the_asker_has(cells, question):
         return 1
     asked, bounds = _not_ages(question, label), _amounts(label)
@@ -280,6 +296,16 @@ _SENTENCE_RANGES = (
     (re.compile(rf"(?<![£$€\d.,])(\d[\d,]*){_YEARS}\+(?!\d)", re.I), "from"),  # not "£5 + VAT"
     (re.compile(r"\b(?:under|below)[-\s](\d[\d,]*)s?\b", re.IGNORECASE), "below"),
 )
+# A row's label may state an open range of time in words: "Late by up to 2 hours", "Late by
+# more than 2 hours", "Less than 48 hours' notice" (in sentences and cells these are read as
+# conditions, `ragcite.generate.conditions`, or are limits: "up to £50 a night"). They hold
+# a span of time the question names within this factor of the bound, as a condition does.
+_NEAR_BOUND = 8.0
+_LABEL_RANGES = (
+    (re.compile(rf"\bup\s+to\s+{_NUM}", re.IGNORECASE), "upto"),
+    (re.compile(rf"\b(?:more|longer)\s+than\s+{_NUM}", re.IGNORECASE), "from"),
+    (re.compile(rf"\b(?:less|fewer|shorter)\s+than\s+{_NUM}", re.IGNORECASE), "below"),
+)
 
 
 _UNIT_AFTER = re.compile(r"\s*(minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\b", re.I)
@@ -313,12 +339,20 @@ def range_width(sentence: str, question: str) -> float | None:
     # an age ("a 10 year old").
     plain = [v for v, m in times if not m] + [float(a or b) for a, b in _AGE.findall(question)]
     widths = []
-    for pattern, kind in _SENTENCE_RANGES:
-        for m in pattern.finditer(sentence):
+    ranges = [(pattern, kind, sentence, False) for pattern, kind in _SENTENCE_RANGES]
+    if is_table_row(sentence):
+        label = sentence.partition(LABEL_SEPARATOR)[0]
+        ranges += [(pattern, kind, label, True) for pattern, kind in _LABEL_RANGES]
+    for pattern, kind, text, timed_only in ranges:
+        for m in pattern.finditer(text):
             low, high = (float(g.replace(",", "")) for g in (m.group(1), m.group(m.lastindex or 1)))
-            unit = _UNIT_AFTER.match(sentence, m.end())  # "… 28 days": the question's times
+            unit = _UNIT_AFTER.match(text, m.end())  # "… 28 days": the question's times
             per = TIME_UNITS[unit.group(1).lower()] if unit else 0.0
+            if timed_only and not per:
+                continue
             held = [v * m / per for v, m in times if m] if per else plain
+            if timed_only:  # "3 days a week" is not held by "less than 2 years" of service
+                held = [n for n in held if n > 0 and max(n, low) / min(n, low) <= _NEAR_BOUND]
             if per and m.lastindex == 3 and m.group(2):  # "between 14 days and 48 hours"
                 low *= TIME_UNITS.get(m.group(2).lower(), per) / per
             if kind == "from":
@@ -372,10 +406,20 @@ _COUNTED = re.compile(
 )
 
 
+# A span of time said with "a half" ("an hour and a half", "a day and a half", "half an hour").
+_AND_A_HALF = re.compile(
+    r"\b(?:an?|(\d+))\s+(hours?|days?|weeks?|months?|years?)\s+and\s+a\s+half\b", re.IGNORECASE
+)
+_HALF_A = re.compile(r"\bhalf\s+an?\s+(hour|day|week|month|year)\b", re.IGNORECASE)
+
+
 @lru_cache(maxsize=1024)
 def in_digits(question: str) -> str:
-    """`question` with each number word before what it counts in digits (`_COUNTED`)."""
-    return _COUNTED.sub(lambda m: str(NUMBER_WORDS.index(m.group(1).lower()) + 1), question)
+    """`question` with each number word before what it counts in digits (`_COUNTED`), and a
+    span of time said with "a half" as a number ("an hour and a half": "1.5 hours")."""
+    question = _COUNTED.sub(lambda m: str(NUMBER_WORDS.index(m.group(1).lower()) + 1), question)
+    question = _AND_A_HALF.sub(lambda m: f"{int(m.group(1) or 1) + 0.5:g} {m.group(2)}", question)
+    return _HALF_A.sub(lambda m: f"0.5 {m.group(1)}", question)
 
 
 def candidate_fit(text: str, question: str, *, is_row: bool) -> tuple[int, bool]:
