@@ -742,3 +742,14 @@ def test_a_lower_price_answers_a_question_about_not_paying_the_full_one() -> Non
     assert negation_unmatched(asked, "A paused membership costs £10.00 a month.") is None
     assert negation_unmatched(asked, "Members keep their locker for the year.") == "without"
     assert negation_unmatched("Can I park without a permit?", "Permits cost £5.") == "without"
+
+
+def test_a_negated_circumstance_in_a_condition_is_not_the_questions_negation() -> None:
+    """ "if the buses aren't running" is the buses' case, not a negated question; "if I
+    don't attend" is the asker's."""
+    taxi = "We will reimburse a taxi fare of up to £30 each way."
+    assert negation_unmatched("can I get a taxi paid for if the buses aren't running", taxi) is None
+    refund = "Refunds are given if you cancel 48 hours before."
+    assert negation_unmatched("can I get a refund if I don't attend?", refund) == "n't"
+    closed = "Staff are paid in full when the site is closed."
+    assert negation_unmatched("am I paid if the site is closed and I can't work?", closed) == "n't"

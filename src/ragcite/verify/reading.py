@@ -71,6 +71,13 @@ _CONDITION = re.compile(
     r"\b(?:if|unless|when|in\s+case|so\s+that|so\s+(?:i|we|you|they|he|she|it)\b)\b",
     re.IGNORECASE,
 )
+# A condition on something other than the asker, negated: "if the buses aren't running",
+# "when the heating isn't working"; the negation is the circumstance, not what is asked.
+_OUTSIDE_CONDITION = re.compile(
+    r"\b(?:if|when|because|as|since)\s+(?:the|a|an|our|their|his|her|its|it|they|there)\b"
+    r"(?:(?!\b(?:i|we|me|us)\b)[^,?.;]){0,40}?(?:\bnot\b|n't\b|\bno\s+longer\b)",
+    re.IGNORECASE,
+)
 _UNPAID_ASKED = re.compile(
     r"\b(?:without|not|n't|no)\s+(?:\w+\s+)?(?:pay\w*|charg\w*|cost\w*|fees?)\b|"
     r"\bwithout\s+los(?:e|ing)\s+(?:my|our|your|the|any)\s+(?:money|deposit|fee)\b|"
@@ -203,6 +210,10 @@ def negation_unmatched(question: str, quoted: str) -> str | None:
         found.group(0).lower() == "without" or _CONDITION.search(question, 0, found.start())
     ):
         return None  # "How long do I have to send it back if I don't like it?" asks how long
+    if _OUTSIDE_CONDITION.search(question, 0, found.end()) and not NEGATION.search(
+        question, found.end()
+    ):
+        return None  # "can I get a taxi paid for if the buses aren't running": the buses' case
     if any(asked.search(question) and said.search(quoted) for asked, said in _SAID_OTHERWISE):
         return None
     if _prefix_negated(question, quoted):
