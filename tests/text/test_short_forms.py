@@ -425,3 +425,10 @@ def test_the_weather_grown_ups_and_a_shoot_are_read_in_the_passages_words() -> N
     assert formal_words("can we move our newborn shoot?", sessions) == (
         "can we move our newborn session?"
     )
+
+
+def test_bad_weather_is_the_policys_severe_weather() -> None:
+    policy = ["Severe weather and travel disruption policy"]
+    assert formal_words("does the bad weather policy cover me?", policy) == (
+        "does the severe weather policy cover me?"
+    )

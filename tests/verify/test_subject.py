@@ -13,6 +13,7 @@ from ragcite.verify.topic_words import (
     circumstance_name,
     label_kinds,
     name_kinds,
+    purpose_words,
     topic_words,
 )
 
@@ -611,3 +612,26 @@ def test_every_word_of_a_thing_asked_to_be_on_offer_names_it(embedder: CachedEmb
     assert not ASKS_IF_OFFERED.match("Do I have to book a woodland burial?")
     assert not ASKS_IF_OFFERED.match("Who manages the woodland burial area?")
     assert not ASKS_IF_OFFERED.match("Do students have to pay for the woodland walk?")
+
+
+def test_what_the_asker_brings_a_thing_for_is_not_asked_for(embedder: CachedEmbedder) -> None:
+    """ "to watch", "to run the fridge": the rule is about bringing the thing."""
+    assert purpose_words("can I bring my dog down to watch?") == {"watch"}
+    assert purpose_words("How do I bring it to you?") == set()  # not a may-I question
+    dogs = "You may bring dogs onto the terrace on a short lead."
+    quotes = [(dogs, _chunk(dogs))]
+    chunks = [quotes[0][1]]
+    assert missing_subject("can I bring my dog down to watch?", quotes, chunks, embedder) == []
+    assert missing_subject("can I bring my cat to watch?", quotes, chunks, embedder)
+
+
+def test_any_chance_asks_and_names_nothing(embedder: CachedEmbedder) -> None:
+    """ "broke my hip …, any chance of getting my sub back?": the injury is the situation."""
+    rule = (
+        "The one exception is illness or injury: if a doctor confirms that a member cannot "
+        "play for the rest of the season, the committee may refund half of the subscription."
+    )
+    quotes = [(rule, _chunk(rule, title="Bowls club subscriptions"))]
+    asked = "broke my hip and cant bowl for the rest of the season, any chance of a refund?"
+    assert "chance" not in topic_words(asked)
+    assert missing_subject(asked, quotes, [quotes[0][1]], embedder) == []

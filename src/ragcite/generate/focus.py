@@ -205,7 +205,7 @@ _STARTS_WITH_CONDITION = re.compile(rf"\s*{_CONDITION}", _I)
 # The words a question proper opens on.
 _ASKING = (
     r"(?:can|may|could|do|does|did|am|is|are|was|were|will|would|should|must|has|have|"
-    r"what|who|when|where|how|which)\b"
+    r"what|who|when|where|how|which|anything|any\s+(?:chance|way|idea))\b"
 )
 _LEADING_CONDITION = re.compile(
     rf"^\s*(?:{_CONDITION}[^,?]{{1,160}},\s*|"

@@ -104,6 +104,7 @@ icy = ice
 stormy = storms, storm, thunderstorms, thunderstorm
 foggy = fog
 shoot = session, sitting
+bad weather = severe weather, adverse weather
 """
 
 

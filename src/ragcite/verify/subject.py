@@ -57,6 +57,7 @@ from ragcite.verify.topic_words import (
     circumstance_name,
     label_kinds,
     name_kinds,
+    purpose_words,
     topic_words,
 )
 from ragcite.verify.typos import name_typo_of, typo_of
@@ -353,7 +354,7 @@ def _missing(
     ]
     if not absent:
         return []
-    absent = _excused(absent, topics, circumstance_name(question))
+    absent = _excused(absent, topics, circumstance_name(question) | purpose_words(question))
     kinds_named = name_kinds(question, known) | label_kinds(question, known)
     absent = [w for w in absent if w not in kinds_named]
     situation = set(words(leading_statement(question)))

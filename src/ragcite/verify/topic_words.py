@@ -104,7 +104,7 @@ _CASUAL = frozenset(
     didnt doesnt isnt arent wasnt werent hasnt havent hadnt shouldnt couldnt wouldnt mustnt
     neednt dont cant wont aint im ive youre youve theyre theyve weve whats thats theres hows
     whos wheres shes hes quite think thinking reckon guess wondering wonder maybe perhaps probably
-    please thanks thank cheers hello hiya sorry basically
+    please thanks thank cheers hello hiya sorry basically chance
     """.split()
 )
 # Irregular past participles shape a question like "stored" and "retained" do: "How long is
@@ -189,6 +189,28 @@ def circumstance_name(question: str) -> set[str]:
         return set()
     found = _CIRCUMSTANCE_NAME.search(question)
     return set(words(found.group("name"))) if found else set()
+
+
+# What the asker would bring something for, at the end of a may-I question ("can I bring my
+# dog down to watch?", "… my own generator to run the fridge?"): the rule is about bringing
+# the thing, and the passages seldom name the purpose.
+_PURPOSE = re.compile(
+    r"\b(?:bring|take)\b[^?]*?\bto\s+(?P<purpose>[a-z]+(?:\s+[a-z]+){0,3})[\s?.!]*$",
+    re.IGNORECASE,
+)
+
+
+def purpose_words(question: str) -> set[str]:
+    """The words of the purpose a may-I question about bringing something ends on
+    (`_PURPOSE`), or none.
+
+    >>> sorted(purpose_words("can I bring my own generator to run the fridge"))
+    ['fridge', 'run', 'the']
+    """
+    if question_focus(question) != "permission":
+        return set()
+    found = _PURPOSE.search(question)
+    return set(words(found.group("purpose").lower())) if found else set()
 
 
 def asker_verbs(question: str) -> set[str]:
