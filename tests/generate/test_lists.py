@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ragcite.embed.base import Embedder
+from ragcite.generate.extractive import ExtractiveGenerator
 from ragcite.generate.lists import lead_ins, whole_list
 from ragcite.text.sentences import split_sentences
 from tests.generate.chunks import passage_chunk
@@ -51,3 +53,25 @@ def test_each_item_knows_the_lead_in_its_list_hangs_from() -> None:
     spans = split_sentences(LEAD_IN)
     assert lead_ins(LEAD_IN, spans) == [None, 0, 0, None]
     assert lead_ins(HEADED, split_sentences(HEADED)) == [None, None]
+
+
+def test_lettered_and_indented_items_ending_on_semicolons_are_a_list(embedder: Embedder) -> None:
+    """ "(a) take it as paid annual leave;" is an item of the list its lead-in introduces,
+    indented as an emailed policy lays it out, and each item is a claim of the answer."""
+    text = (
+        "6.2 Where you cannot get in and the site is open, you can choose one\n"
+        "    of the following for the missed time:\n"
+        "      (a) take it as paid annual leave;\n"
+        "      (b) make the time up later (see 6.3); or\n"
+        "      (c) take it as unpaid leave.\n"
+        "    If you do not tell us which option you want, the time is recorded\n"
+        "    as unpaid leave."
+    )
+    chunk = passage_chunk("c1", text, heading="Missed time")
+    assert whole_list("what are my options?", chunk, 0) == [1, 2, 3]
+    asked = (
+        "couldnt get in because our road was blocked but the site was open, what are my options?"
+    )
+    claims = [c.claim_text for c in ExtractiveGenerator(embedder).generate(asked, [chunk]).claims]
+    assert "(a) take it as paid annual leave;" in claims
+    assert "(c) take it as unpaid leave." in claims

@@ -37,6 +37,7 @@ _MIN_WORDS = 3
 # A line without a final stop is a heading or a label unless it is this long, or states a
 # labelled value ("Christmas Day and Boxing Day: closed", "Default admin address: …").
 _MIN_UNPUNCTUATED_WORDS = 10
+_ITEM_END = re.compile(r";\s+(?:or|and)\s*$", re.IGNORECASE)
 
 
 # A sentence about the document itself ("This policy explains how to report a fault …", "These
@@ -82,8 +83,9 @@ def claim_sentences(chunks: list[SourceChunk]) -> list[tuple[int, int, int, int,
 
 
 def _ends_sentence(text: str) -> bool:
-    """Whether `text` ends on a sentence's final stop (or a closing bracket or quote)."""
-    return text.rstrip()[-1:] in ".!?)\"'"
+    """Whether `text` ends on a sentence's final stop (or a closing bracket or quote), or as
+    a list's item does ("(a) take it as paid annual leave;", "… (see 6.3); or")."""
+    return text.rstrip()[-1:] in ".!?)\"';" or _ITEM_END.search(text) is not None
 
 
 def is_bare_label(sentence: str) -> bool:

@@ -56,7 +56,7 @@ _BULLET_OR_HEADING = re.compile(
 # locked." is the sentence "Devices must be locked." (numbered items keep their number).
 _BULLET = re.compile(rf"{_BULLETS}[ \t]+(?=\S)")
 _BULLET_BEFORE = re.compile(rf"[ \t]*{_BULLETS}[ \t]+")
-_NUMBERED = re.compile(r"\(?\d{1,2}[.)][ \t]+\S")
+_NUMBERED = re.compile(r"(?:\(?\d{1,2}[.)]|\(?(?:[a-z]|[ivx]{2,4})\))[ \t]+\S")
 # A line a heading may stand above: a clause number, then a capital ("3.2 Parental leave",
 # "1) Fees"); not a wrapped line that opens on an amount ("50%.", "14 days").
 _NUMBERED_LINE = re.compile(r"\(?\d{1,3}(?:\.\d{1,3})*[.)]?[ \t]+[\"'“‘(]*[A-Z]")
@@ -147,15 +147,15 @@ def _append_stripped(text: str, a: int, b: int, spans: list[tuple[int, int]]) ->
 
 def is_list_item(text: str, start: int, end: int) -> bool:
     """Whether the sentence span text[start:end] is a list item: it follows the bullet
-    that opens its line (stripped from the span), or opens its line with a number that it
-    keeps ("2. Collect your badge.").
+    that opens its line (stripped from the span), or opens its line, indented or not, with
+    a number or a letter that it keeps ("2. Collect your badge.", "(b) make the time up").
 
         >>> text = "Bring:\\n- a laptop.\\n2. Collect your badge."
         >>> [is_list_item(text, a, b) for a, b in split_sentences(text)]
         [False, True, True]
     """
     line_start = text.rfind("\n", 0, start) + 1
-    if line_start < start:
+    if line_start < start and not text[line_start:start].isspace():
         return _BULLET_BEFORE.fullmatch(text, line_start, start) is not None
     return _NUMBERED.match(text, start, end) is not None
 
