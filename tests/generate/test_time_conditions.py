@@ -272,3 +272,25 @@ def test_a_size_is_not_a_range_and_fits_the_size_asked() -> None:
     assert [row_fit(r, "how much is a 9x12 marquee?") for r in rows] == [2, 0]
     assert [row_fit(r, "how much is a 12 by 9 marquee?") for r in rows] == [2, 0]
     assert [row_fit(r, "a marquee for 100 guests?") for r in rows] == [0, 0]
+
+
+WEDDING_CARS = passage_chunk(
+    "c_cars000001",
+    "Cancellations must be made in writing. The following applies:\n\n"
+    "- More than 6 months before the wedding: you lose the booking fee only. If you have "
+    "paid more than the booking fee, the rest is refunded.\n"
+    "- Between 6 months and 8 weeks before the wedding: you pay 50% of the package price.\n"
+    "- Less than 8 weeks before the wedding: you pay the full package price.",
+    heading="If you cancel",
+    title="Wedding car hire terms",
+)
+
+
+def test_a_list_of_bands_brings_only_the_band_holding_the_askers_time(
+    embedder: Embedder,
+) -> None:
+    asked = "if we cancel about 4 months before the wedding how much do we lose"
+    draft = ExtractiveGenerator(embedder).generate(asked, [WEDDING_CARS])
+    claims = [c.claim_text for c in draft.claims]
+    assert any("you pay 50% of the package price" in c for c in claims)
+    assert not any("full package price" in c or "booking fee only" in c for c in claims)

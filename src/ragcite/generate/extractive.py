@@ -225,7 +225,7 @@ class ExtractiveGenerator:
             c
             for c in sorted(candidates, key=lambda c: c.position)
             if c.chunk_rank == best.chunk_rank and c.position in listed
-            and c is not best and c not in extras
+            and c is not best and c not in extras and not _of_the_other_case(c)
         ]  # fmt: skip
         step = next_step(query, best, candidates)
         chosen = [best, *extras, *([step] if step is not None and step not in extras else [])]
