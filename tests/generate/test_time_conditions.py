@@ -131,6 +131,22 @@ def test_the_sentence_whose_distance_holds_the_askers_answers(embedder: Embedder
     assert not any("per mile" in c for c in claims)
 
 
+SURVEYS = passage_chunk(
+    "c_survey0001",
+    "All work starts with a site visit by one of our arborists. Surveys are free for "
+    "properties within 15 miles of our Ludlow yard. Further afield we charge a survey fee of "
+    "£45.00, which we deduct from your final invoice if you accept the quote.",
+    heading="Surveys and quotations",
+    title="Tree surgery terms",
+)
+
+
+def test_further_afield_is_the_other_side_of_a_distance(embedder: Embedder) -> None:
+    asked = "we're maybe 20 miles from ludlow. do i have to pay for someone to look at the trees?"
+    draft = ExtractiveGenerator(embedder).generate(asked, [SURVEYS])
+    assert "survey fee of £45.00" in draft.claims[0].claim_text
+
+
 def test_the_sentence_whose_day_of_the_month_holds_the_askers_answers(
     embedder: Embedder,
 ) -> None:

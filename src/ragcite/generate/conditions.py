@@ -52,10 +52,11 @@ _REQUIREMENT = re.compile(
     re.IGNORECASE,
 )
 # A sentence for the other side of the one before ("… made after that", "If you cancel later
-# than that", "Otherwise, …").
+# than that", "Otherwise, …", "Further afield we charge …").
 _OTHER_SIDE = re.compile(
     r"\b(?:(?:later|less|shorter|fewer|earlier|more|longer|sooner)\s+than\s+that|"
-    r"after\s+that|before\s+that|otherwise|if\s+not|any\s+later)\b",
+    r"after\s+that|before\s+that|otherwise|if\s+not|any\s+later|(?:further|farther)\s+"
+    r"afield|(?:beyond|outside)\s+(?:that|this|these))\b",
     re.IGNORECASE,
 )
 # A distance condition ("within 20 miles", "Beyond 20 miles we add £1.00 per mile", "further
