@@ -432,3 +432,18 @@ def test_bad_weather_is_the_policys_severe_weather() -> None:
     assert formal_words("does the bad weather policy cover me?", policy) == (
         "does the severe weather policy cover me?"
     )
+
+
+def test_a_pensioner_prosecco_and_an_answer_are_read_in_the_passages_words() -> None:
+    fares = ["Day Rover — Adult: £26.00; Senior (65+): £23.00"]
+    assert formal_words("how much is a day rover for a pensioner", fares) == (
+        "how much is a day rover for a senior"
+    )
+    grants = ["Grants never pay for alcohol of any kind."]
+    assert formal_words("can our grant pay for prosecco?", grants) == (
+        "can our grant pay for alcohol?"
+    )
+    swaps = ["We will give a decision within 42 days."]
+    assert formal_words("how long until I get an answer?", swaps) == (
+        "how long until I get a decision?"
+    )

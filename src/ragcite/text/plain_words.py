@@ -105,6 +105,10 @@ stormy = storms, storm, thunderstorms, thunderstorm
 foggy = fog
 shoot = session, sitting
 bad weather = severe weather, adverse weather
+pensioner = senior, concession, over 60
+oap = senior, concession, over 60
+prosecco = alcohol, sparkling wine, wine, drinks
+an answer = a decision, a response, a reply
 """
 
 
