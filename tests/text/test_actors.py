@@ -27,6 +27,8 @@ CANCEL = "I need to cancel my appointment this morning. Will I be charged?"
         ("If we move your appointment, we will tell you.", "Can I move my appointment?", True),
         # what the organisation can do is a service to the asker, not its own act
         ("We can exchange an item for a different colour.", "Can I exchange it?", False),
+        # "still" is no act: "can i still get …" and "we will still release …"
+        ("We will still release the item.", "lost my ticket, can i still get my boots?", False),
         # ending a service, said another way: "stop" asked, "end" said
         (
             "We may end the service with 2 weeks' notice.",

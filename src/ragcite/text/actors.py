@@ -25,14 +25,15 @@ from ragcite.text.stems import stem
 
 # What the asker does: "I need to cancel", "we'll have to cancel", "if I cancel", "can I
 # cancel" (the verb after "I"/"we", past the helping verbs).
+_ADVERBS = r"really|just|only|also|still|even|ever|actually|already|definitely|probably"
 _ASKER_DOES = re.compile(
     r"\b(?:i|we)(?:'ll|'d|'ve|'m)?\s+(?:(?:will|would|may|might|must|can|could|should|"
-    r"have|had|need|needed|want|wanted|got|going|really|just|only|also|"
-    r"probably|to)\s+){0,3}(?P<verb>[a-z]+)",
+    rf"have|had|need|needed|want|wanted|got|going|{_ADVERBS}|to)\s+){{0,3}}(?P<verb>[a-z]+)",
     re.IGNORECASE,
 )
 _ASKED_FIRST = re.compile(
-    r"\b(?:can|could|may|should|must|do|did|will|would)\s+(?:i|we)\s+(?P<verb>[a-z]+)",
+    r"\b(?:can|could|may|should|must|do|did|will|would)\s+(?:i|we)\s+"
+    rf"(?:(?:{_ADVERBS})\s+)?(?P<verb>[a-z]+)",
     re.IGNORECASE,
 )
 # Verbs too common to say who acts ("be", "get", "have", "pay": both sides pay).
