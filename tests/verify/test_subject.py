@@ -635,3 +635,16 @@ def test_any_chance_asks_and_names_nothing(embedder: CachedEmbedder) -> None:
     asked = "broke my hip and cant bowl for the rest of the season, any chance of a refund?"
     assert "chance" not in topic_words(asked)
     assert missing_subject(asked, quotes, [quotes[0][1]], embedder) == []
+
+
+def test_a_number_in_words_is_there_when_the_passages_write_it_in_digits(
+    embedder: CachedEmbedder,
+) -> None:
+    notes = "We do not accept cheques, euros or £50 notes at the toll booths."
+    quotes = [(notes, _chunk(notes, title="Toll bridge payments"))]
+    chunks = [quotes[0][1]]
+    assert (
+        missing_subject("can I pay the toll with a fifty pound note", quotes, chunks, embedder)
+        == []
+    )
+    assert "twenty" in missing_subject("can I pay with twenty coins?", quotes, chunks, embedder)

@@ -52,6 +52,7 @@ from ragcite.text.words import (
 )
 from ragcite.verify.answer_types import answer_kind_words
 from ragcite.verify.reading import quote_window
+from ragcite.verify.support.quantities import NUMBER_WORDS
 from ragcite.verify.topic_words import (
     asker_verbs,
     circumstance_name,
@@ -320,6 +321,13 @@ def _compound_of(word: str, known: set[str]) -> bool:
     return any(stem(word[:i]) in known and stem(word[i:]) in known for i in range(4, len(word) - 3))
 
 
+def _number_stated(word: str, known: set[str]) -> bool:
+    """Whether `word` is a number in words that the passages write in digits ("a fifty pound
+    note": "£50 notes")."""
+    value = NUMBER_WORDS.get(word)
+    return value is not None and value >= 1 and value == int(value) and str(int(value)) in known
+
+
 def _missing(
     question: str,
     cited: set[str],
@@ -351,6 +359,7 @@ def _missing(
         and not any(stem(kin) in known for kin in _KIN.get(w.lower(), ()))
         and not (by_kind and any(stem(kind) in known for kind in broader_words(w.lower())))
         and not _compound_of(w.lower(), known)
+        and not _number_stated(w.lower(), known)
     ]
     if not absent:
         return []
