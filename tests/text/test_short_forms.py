@@ -447,3 +447,10 @@ def test_a_pensioner_prosecco_and_an_answer_are_read_in_the_passages_words() -> 
     assert formal_words("how long until I get an answer?", swaps) == (
         "how long until I get a decision?"
     )
+
+
+def test_video_is_filming_and_locals_are_residents() -> None:
+    rules = ["No photography, filming or sound recording is allowed."]
+    assert formal_words("can i video my daughter?", rules) == "can i filming my daughter?"
+    saver = ["Resident Saver is for people whose main home is in the parish."]
+    assert formal_words("is there a deal for locals?", saver) == "is there a deal for resident?"

@@ -109,6 +109,8 @@ pensioner = senior, concession, over 60
 oap = senior, concession, over 60
 prosecco = alcohol, sparkling wine, wine, drinks
 an answer = a decision, a response, a reply
+video = filming, film, recording, record
+locals = local residents, residents, resident
 """
 
 
