@@ -618,6 +618,7 @@ def test_what_the_asker_brings_a_thing_for_is_not_asked_for(embedder: CachedEmbe
     """ "to watch", "to run the fridge": the rule is about bringing the thing."""
     assert purpose_words("can I bring my dog down to watch?") == {"watch"}
     assert purpose_words("How do I bring it to you?") == set()  # not a may-I question
+    assert purpose_words("Can you take it to the campsite for us?") == set()  # a place
     dogs = "You may bring dogs onto the terrace on a short lead."
     quotes = [(dogs, _chunk(dogs))]
     chunks = [quotes[0][1]]

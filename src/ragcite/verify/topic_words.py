@@ -195,8 +195,9 @@ def circumstance_name(question: str) -> set[str]:
 # dog down to watch?", "… my own generator to run the fridge?"): the rule is about bringing
 # the thing, and the passages seldom name the purpose.
 _PURPOSE = re.compile(
-    r"\b(?:bring|take)\b[^?]*?\bto\s+(?P<purpose>[a-z]+(?:\s+[a-z]+){0,3})[\s?.!]*$",
-    re.IGNORECASE,
+    r"\b(?:[Bb]ring|[Tt]ake)\b[^?]*?\bto\s+"
+    r"(?P<purpose>(?!(?:the|a|an|my|our|your|his|her|their|this|that|these|those)\b)[a-z]+"
+    r"(?:\s+[a-z]+){0,3})[\s?.!]*$",  # a verb's infinitive, not a place ("to the campsite")
 )
 
 
