@@ -1,10 +1,11 @@
 """Sentences that join the best one though ranked a little below it: the one holding the
-question word every chosen sentence lacks (`joining.closer_in_words`), the one stating the
+question word every chosen sentence lacks (`rivals.closer_in_words`), the one stating the
 duration, amount or date asked for (`joining.states_what_is_asked`)."""
 
 from __future__ import annotations
 
-from ragcite.generate.joining import Candidate, closer_in_words, states_what_is_asked
+from ragcite.generate.joining import Candidate, states_what_is_asked
+from ragcite.generate.rivals import closer_in_words
 from tests.generate.chunks import passage_chunk
 
 PASSAGE = passage_chunk("c1", "…", heading="Cancelling", title="Membership terms")

@@ -10,9 +10,10 @@ from __future__ import annotations
 from ragcite.embed.base import Embedder
 from ragcite.generate.conditions import condition_holds, days_settled
 from ragcite.generate.extractive import ExtractiveGenerator
-from ragcite.generate.fits import in_digits, range_fit, row_fit
+from ragcite.generate.fits import range_fit, row_fit
 from ragcite.generate.focus import states_focus
 from ragcite.generate.joining import Candidate
+from ragcite.text.counted_words import in_digits
 from ragcite.text.month_ranges import month_bound_holds
 from tests.generate.chunks import passage_chunk
 

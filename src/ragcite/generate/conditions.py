@@ -25,8 +25,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from ragcite.generate.fits import TIME_UNITS, in_digits
 from ragcite.generate.joining import Candidate
+from ragcite.text.counted_words import TIME_UNITS, in_digits
 from ragcite.text.month_ranges import month_bound_holds, months_asked
 from ragcite.text.table_rows import is_table_row
 

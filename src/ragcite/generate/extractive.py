@@ -40,13 +40,11 @@ from ragcite.generate.fits import candidate_fit
 from ragcite.generate.focus import question_focus
 from ragcite.generate.joining import (
     Candidate,
-    closer_in_words,
     faq_opening,
     gives_the_contact,
     labelled_opening,
     leans_on,
     next_step,
-    other_chunk,
     price_kept_honest,
     rank,
     states_what_is_asked,
@@ -59,8 +57,16 @@ from ragcite.generate.missing_parts import (
     not_in_documents,
 )
 from ragcite.generate.new_amount import gives_a_new_amount
-from ragcite.generate.other_case import asker_case_first, not_done_first, same_case
+from ragcite.generate.other_case import (
+    answer_order,
+    asker_case_first,
+    not_done_first,
+    of_the_other_case,
+    same_case,
+)
 from ragcite.generate.question_adapter import rank_shift
+from ragcite.generate.repeats import without_repeats
+from ragcite.generate.rivals import closer_in_words, other_chunk
 from ragcite.generate.row_rules import rules_over_rows
 from ragcite.generate.sentence_choice import WindowSentence, choice_scores, focused_row, stems
 from ragcite.generate.slot_fill import fills_the_gap
@@ -68,13 +74,11 @@ from ragcite.generate.statements import Statement, statements_for
 from ragcite.models import DraftAnswer, DraftCitation, DraftClaim, SourceChunk
 from ragcite.rerank.question_parts import question_parts
 from ragcite.rerank.sentence_similarity import sentence_in_context
-from ragcite.text.labels import clause_title, line_label
+from ragcite.text.labels import line_label
 from ragcite.text.sentence_forms import one_line
 from ragcite.text.short_forms import spell_out
 from ragcite.text.table_rows import is_table_row
 
-# Near-duplicate sentences (the same rule restated in an overlapping chunk) are cited once.
-_DUPLICATE_SIMILARITY = 0.92
 # A question that names several rows' labels of one table ("the response time for Standard,
 # Priority and Critical") is answered from each of them.
 _LABEL_NAMED = 2
@@ -156,7 +160,7 @@ class ExtractiveGenerator:
             missing = []  # no part alone, but the question as a whole is close enough
         if chosen or not missing:
             chosen.extend(self._answers(query, candidates, window))
-        claims = self._claims(query, _unique(chosen, self.embedder), candidates)
+        claims = self._claims(query, without_repeats(chosen, self.embedder), candidates)
         if not claims:
             return DraftAnswer(answer_text="", claims=[], answerable=False, model_id=self.model_id)
         answer_text = " ".join([c.claim_text for c in claims] + not_in_documents(missing))
@@ -196,36 +200,19 @@ class ExtractiveGenerator:
         the other items of its list when the question asks for the list (`whole_list`), the
         best one's neighbour when the answer may be one step on (`joining.next_step`), the
         best sentence of another passage that ranks close and covers more of the question
-        (`joining.other_chunk`), the one filling the question's gap (`slot_fill`) and the one
+        (`rivals.other_chunk`), the one filling the question's gap (`slot_fill`) and the one
         naming the amount asked when the chosen ones repeat the asker's (`new_amount`)."""
-        ranked = not_done_first(query, asker_case_first(query, sorted(candidates, key=_order)))
+        ranked = not_done_first(
+            query, asker_case_first(query, sorted(candidates, key=answer_order))
+        )
         best = ranked[0]
-        floor = max(self.min_relevance, max(c.score for c in ranked) - self.relative_margin)
-        extras = [
-            c
-            for c in ranked[1:]
-            if rank(c) >= rank(best) - _EXTRA_MARGIN
-            and c.choice >= _EXTRA_CHOICE
-            and c.score >= floor
-            and not _of_the_other_case(c)
-        ]
-        if best.fit == _LABEL_NAMED:  # "… for Standard, Priority and Critical?": each row
-            extras += [
-                c
-                for c in ranked[1:]
-                if c.fit == _LABEL_NAMED and c.chunk_id == best.chunk_id and c not in extras
-            ]
-        fitting = [
-            c for c in ranked[1:] if c.fit and c.score >= self.min_relevance and c not in extras
-        ]
-        if not best.fit and fitting:  # "6 weeks before" in "Between 4 and 8 weeks before: …"
-            extras.append(fitting[0])
+        extras = self._ranked_as_high(ranked)
         listed = whole_list(query, window[best.chunk_rank], best.position)
         extras += [
             c
             for c in sorted(candidates, key=lambda c: c.position)
             if c.chunk_rank == best.chunk_rank and c.position in listed
-            and c is not best and c not in extras and not _of_the_other_case(c)
+            and c is not best and c not in extras and not of_the_other_case(c)
         ]  # fmt: skip
         step = next_step(query, best, candidates)
         chosen = [best, *extras, *([step] if step is not None and step not in extras else [])]
@@ -250,6 +237,33 @@ class ExtractiveGenerator:
             chosen.append(contact)
         chosen = same_case(query, chosen)
         return chosen + carried_on(query, chosen, candidates)
+
+    def _ranked_as_high(self, ranked: list[Candidate]) -> list[Candidate]:
+        """The sentences after the best (`ranked[0]`) that join it: ranked nearly as high and
+        as relevant, every row whose label the question names with the best's, and the first
+        sentence that fits the question when the best does not."""
+        best = ranked[0]
+        floor = max(self.min_relevance, max(c.score for c in ranked) - self.relative_margin)
+        extras = [
+            c
+            for c in ranked[1:]
+            if rank(c) >= rank(best) - _EXTRA_MARGIN
+            and c.choice >= _EXTRA_CHOICE
+            and c.score >= floor
+            and not of_the_other_case(c)
+        ]
+        if best.fit == _LABEL_NAMED:  # "… for Standard, Priority and Critical?": each row
+            extras += [
+                c
+                for c in ranked[1:]
+                if c.fit == _LABEL_NAMED and c.chunk_id == best.chunk_id and c not in extras
+            ]
+        fitting = [
+            c for c in ranked[1:] if c.fit and c.score >= self.min_relevance and c not in extras
+        ]
+        if not best.fit and fitting:  # "6 weeks before" in "Between 4 and 8 weeks before: …"
+            extras.append(fitting[0])
+        return extras
 
     def _claims(
         self, query: str, chosen: list[Candidate], candidates: list[Candidate]
@@ -358,48 +372,7 @@ def _coverage(
     ]
 
 
-def _order(candidate: Candidate) -> tuple[bool, float]:
-    """Candidates' order for the best answer (`ExtractiveGenerator._answers`): by rank, but a
-    clause's title ("e) Disturbance allowance.", quoted with the sentence it heads by
-    `labelled_opening`, never chosen for itself: it states nothing) and a sentence about the
-    other party's act ("If we cancel …" for "I need to cancel …") after every other."""
-    aside = _of_the_other_case(candidate) or clause_title(candidate.text)
-    return bool(aside), -rank(candidate)
-
-
-def _of_the_other_case(candidate: Candidate) -> bool:
-    """Whether `candidate` is a sentence about the other case than the asker's (a row's is
-    read by `rank`)."""
-    return candidate.other_case and not is_table_row(candidate.text)
-
-
 def _relevance(candidates: list[Candidate]) -> float:
     """The best score, a sentence the question singles out (`Candidate.fit`,
     `Candidate.contact`) counting its `leeway` more (0 without candidates)."""
     return max((c.score + leeway(c) for c in candidates), default=0.0)
-
-
-def _unique(chosen: list[Candidate], embedder: Embedder) -> list[Candidate]:
-    """`chosen` without repeats and near-duplicates (first kept): a near-duplicate restates
-    a kept sentence in another chunk (chunks overlap). Rows of a table are alike by design
-    ("Priority — Response time: 4 hours", "Critical — … 30 minutes"), and so are the items
-    of a list in one chunk ("Below 99.9%: a credit of 10%", "Below 99.0%: … 25%"): a row is
-    a duplicate only of the same text, a sentence only of one in another chunk."""
-    kept: list[Candidate] = []
-    vectors: list[tuple[str, np.ndarray]] = []
-    for candidate in chosen:
-        if any(k.chunk_id == candidate.chunk_id and k.start == candidate.start for k in kept):
-            continue
-        if is_table_row(candidate.text):
-            if all(k.text != candidate.text for k in kept):
-                kept.append(candidate)
-            continue
-        vector = embedder.embed([candidate.text_in_context])[0]  # cached by _score
-        if any(
-            chunk_id != candidate.chunk_id and float(vector @ v) >= _DUPLICATE_SIMILARITY
-            for chunk_id, v in vectors
-        ):
-            continue
-        kept.append(candidate)
-        vectors.append((candidate.chunk_id, vector))
-    return kept

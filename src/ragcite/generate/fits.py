@@ -20,9 +20,11 @@ from functools import lru_cache
 
 from ragcite.generate.negated_labels import label_negated
 from ragcite.text.actors import the_other_party_acts
+from ragcite.text.counted_words import TIME_UNITS, in_digits
 from ragcite.text.labels import label_of, undated
 from ragcite.text.month_ranges import month_range_holds, months_asked, named_day_stated
-from ragcite.text.ordinals import NUMBER_WORDS, ORDINALS
+from ragcite.text.ordinals import ORDINALS
+from ragcite.text.sizes import sizes
 from ragcite.text.table_rows import LABEL_SEPARATOR, is_table_row, row_cells
 from ragcite.text.words import STOPWORDS, content_stems, words
 
@@ -49,15 +51,6 @@ def _amounts(text: str) -> list[float]:
     return [float(m.group().replace(",", "")) for m in _AMOUNT.finditer(text)]
 
 
-# Units of time, in minutes: "3 hours" asked is no "Up to 30 minutes".
-TIME_UNITS = {
-    **dict.fromkeys(("minute", "minutes", "min", "mins"), 1.0),
-    **dict.fromkeys(("hour", "hours", "hr", "hrs"), 60.0),
-    **dict.fromkeys(("day", "days"), 1440.0),
-    **dict.fromkeys(("week", "weeks"), 10080.0),
-    **dict.fromkeys(("month", "months"), 43800.0),
-    **dict.fromkeys(("year", "years"), 525600.0),
-}
 _TIMED_AMOUNT = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*([a-z]+)?", re.IGNORECASE)
 
 
@@ -191,19 +184,6 @@ def _for_what_the_asker_has(cells: str, question: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(found.group(1))}(?!\w)", cells) is not None
 
 
-# A size of two dimensions: "9m x 12m", "12 x 24", "15 x 15 ft", "3.5m×2m", "12 by 9".
-_SIZE = re.compile(
-    r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:m|ft|cm|mm|metres?|meters?|feet|foot|')?\s*(?:[x×]|by)\s*"
-    r"(\d+(?:\.\d+)?)(?![\d.])",
-    re.IGNORECASE,
-)
-
-
-def _sizes(text: str) -> set[frozenset[float]]:
-    """The two-dimension sizes `text` states, each as its pair of numbers in either order."""
-    return {frozenset((float(a), float(b))) for a, b in _SIZE.findall(text)}
-
-
 def row_fit(row: str, question: str) -> int:
     """How well a table row's label fits the question: 2 when the question says the label
     ("purchases over $50,000"), 1 when a number in the question falls in the label's range
@@ -218,9 +198,9 @@ def row_fit(row: str, question: str) -> int:
     label, _, cells = (" ".join(part.lower().split()) for part in row.partition(LABEL_SEPARATOR))
     if label and _label_said(undated(label, question), question):
         return 2
-    sizes = _sizes(label)
-    if sizes:  # "9m x 18m" is a size, not a range from 9 to 18
-        return 2 if sizes & _sizes(question.lower()) else 0
+    stated = sizes(label)
+    if stated:  # "9m x 18m" is a size, not a range from 9 to 18
+        return 2 if stated & sizes(question.lower()) else 0
     if _for_what_the_asker_has(cells, question):
         return 1
     asked, bounds = _not_ages(question, label), _amounts(label)
@@ -394,32 +374,6 @@ def label_fit(sentence: str, question: str) -> int:
         ORDINALS[w] for w in words(question) if w in ORDINALS
     }
     return 2 if numbers[0] in asked else 0
-
-
-# A number word before what it counts ("your one year fixed bond", "a two-week stay"): read
-# as its digits, as the rows' labels write it ("1 Year Fixed Rate Bond").
-_COUNTED = re.compile(
-    rf"(?<![-–])\b({'|'.join(NUMBER_WORDS)})(?=[\s-]+(?:years?|months?|weeks?|days?|nights?|hours?|"
-    r"minutes?|yards?|beds?|bedrooms?|tonnes?|people|persons?|adults?|child|children|"
-    r"sessions?|lessons?|visits?|items?)\b)",
-    re.IGNORECASE,
-)
-
-
-# A span of time said with "a half" ("an hour and a half", "a day and a half", "half an hour").
-_AND_A_HALF = re.compile(
-    r"\b(?:an?|(\d+))\s+(hours?|days?|weeks?|months?|years?)\s+and\s+a\s+half\b", re.IGNORECASE
-)
-_HALF_A = re.compile(r"\bhalf\s+an?\s+(hour|day|week|month|year)\b", re.IGNORECASE)
-
-
-@lru_cache(maxsize=1024)
-def in_digits(question: str) -> str:
-    """`question` with each number word before what it counts in digits (`_COUNTED`), and a
-    span of time said with "a half" as a number ("an hour and a half": "1.5 hours")."""
-    question = _COUNTED.sub(lambda m: str(NUMBER_WORDS.index(m.group(1).lower()) + 1), question)
-    question = _AND_A_HALF.sub(lambda m: f"{int(m.group(1) or 1) + 0.5:g} {m.group(2)}", question)
-    return _HALF_A.sub(lambda m: f"0.5 {m.group(1)}", question)
 
 
 def candidate_fit(text: str, question: str, *, is_row: bool) -> tuple[int, bool]:

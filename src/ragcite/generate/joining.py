@@ -4,7 +4,8 @@ The extractive generator scores each sentence of the retrieved chunks (`Candidat
 takes the best by `rank`; the sentences here join it: the one it leans on (a pronoun, a
 rule it follows from), the first sentence of the FAQ answer it is part of, its neighbour
 when the answer may be one step on or is an exception to it, the best sentence of another
-passage, and a more relevant sentence holding the question word the chosen ones lack.
+passage and a more relevant sentence holding the question word the chosen ones lack
+(`ragcite.generate.rivals`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from ragcite.generate.bridge import PRONOUNS, points_back
 from ragcite.generate.escalation import asks_past_first_step, escalates
 from ragcite.generate.focus import question_focus, question_proper, states_focus
 from ragcite.generate.sentence_choice import stems
-from ragcite.models import SourceChunk
 from ragcite.text.contacts import gives_contact, is_contact_line, wanted_contact
 from ragcite.text.labels import label_of
 from ragcite.text.prices import asks_price, prices_the_other_case, states_price
@@ -47,7 +47,7 @@ _ROW_FIT = 0.1
 # (bench/answer_choice.py): wider margins answered more and cited more that did not answer.
 _NEIGHBOUR_MARGIN = 0.1
 _NEIGHBOUR_CHOICE = 0.4
-_NEIGHBOUR_NEW_WORDS = 2
+NEIGHBOUR_NEW_WORDS = 2
 # A neighbour also joins when the question asks for one of these kinds of answer ("How long is
 # the journey?"), the best sentence has none and the neighbour has one ("It takes 40 minutes").
 # Permission and yes/no signs (modals, "not", "only") are in most policy sentences: left out.
@@ -103,14 +103,6 @@ _YES_NO_FOCI = frozenset(("permission", "yes_no"))
 # by the sentence after it on its line ("Employees can claim up to 150 GBP once for a desk
 # chair, with a receipt."): the terse value alone misleads.
 _TERSE_VALUE_WORDS = 4
-# A sentence more relevant than the best one joins it only when the choice model gives it
-# at least this probability of holding the answer (`closer_in_words`): "Northwind matches
-# 100% of your contributions …" (0.06) does not answer "Does Northwind match employee
-# donations?", "… do not use the lifts …" (0.12) answers "Can I take the lift …?".
-_CLOSER_CHOICE = 0.1
-# … and a sentence less relevant than the best one only when it is this close in relevance
-# ("Is my partner allowed to drive my company car?": 0.557 against 0.587).
-_CLOSE_SCORE = 0.04
 _UNLESS = re.compile(r"\b(?:unless|except)\b", re.IGNORECASE)
 # A sentence for the case where the rule before it is broken: "If we do change a published
 # shift without your agreement, you will receive …" after "… we will not change your shift
@@ -118,10 +110,6 @@ _UNLESS = re.compile(r"\b(?:unless|except)\b", re.IGNORECASE)
 _BROKEN_RULE = re.compile(r"^\W*If\s+(?:we|you|they|he|she|it)\s+(?:do|does|did)\b", re.I)
 # A no in a policy's words: "do not offer", "cannot be returned", "never", "not allowed".
 _REFUSAL = re.compile(r"\b(?:not|no|never|cannot)\b|n't\b", re.IGNORECASE)
-# The best sentence of another passage joins when it ranks within this margin of the best
-# and covers at least `_NEIGHBOUR_NEW_WORDS` of the question's words the chosen ones lack
-# (held-out SQuAD: 2 more answers, 0.03 more claims per question; no demo answer changed).
-_OTHER_CHUNK_MARGIN = 0.1
 
 
 @dataclass(frozen=True)
@@ -215,7 +203,7 @@ def next_step(query: str, best: Candidate, candidates: list[Candidate]) -> Candi
     asked, said = stems(query), stems(best.text)
     for c in near:
         close = rank(best) - rank(c) < _NEIGHBOUR_MARGIN and c.choice >= _NEIGHBOUR_CHOICE
-        if close or len((asked & stems(c.text)) - said) >= _NEIGHBOUR_NEW_WORDS:
+        if close or len((asked & stems(c.text)) - said) >= NEIGHBOUR_NEW_WORDS:
             return c
     if focus in _TYPED_FOCI and not states_focus(focus, best.text):
         typed = next((c for c in near if states_focus(focus, c.text)), None)
@@ -287,57 +275,6 @@ def _excepts(after: Candidate, rule: Candidate, query: str) -> bool:
     if _UNLESS.search(after.text) or _BROKEN_RULE.match(after.text):
         return True
     return bool(_REFUSAL.search(after.text)) and bool(said & content_stems(query))
-
-
-def other_chunk(
-    query: str, chosen: list[Candidate], candidates: list[Candidate]
-) -> Candidate | None:
-    """The best sentence outside the best one's passage, when it ranks within
-    `_OTHER_CHUNK_MARGIN` of the best and covers at least `_NEIGHBOUR_NEW_WORDS` of the
-    question's words that the chosen sentences lack: the question may be about two passages,
-    or the best passage may only resemble it."""
-    best = chosen[0]
-    if is_table_row(best.text):
-        return None
-    others = [
-        c
-        for c in candidates
-        if c.chunk_rank != best.chunk_rank and not is_table_row(c.text) and not c.other_case
-    ]
-    if not others:
-        return None
-    other = max(others, key=rank)
-    said = set().union(*(stems(c.text) for c in chosen))
-    new = (stems(query) & stems(other.text)) - said
-    close = rank(best) - rank(other) < _OTHER_CHUNK_MARGIN
-    return other if close and len(new) >= _NEIGHBOUR_NEW_WORDS and other not in chosen else None
-
-
-def closer_in_words(
-    query: str, chosen: list[Candidate], candidates: list[Candidate], passage: SourceChunk
-) -> Candidate | None:
-    """The sentence more relevant to the question than the best one, when it holds a
-    question word that neither a chosen sentence nor the best one's title and heading
-    hold ("Can I take the lift during a fire
-    alarm?": the choice model prefers "The fire alarm is tested every Wednesday …", and the
-    more relevant "Leave by the nearest exit, do not use the lifts, …" is what answers),
-    unless the choice model all but rules it out (`_CLOSER_CHOICE`)."""
-    best = chosen[0]
-    if is_table_row(best.text):
-        return None
-    closer = [
-        c for c in candidates
-        if c.score > best.score - _CLOSE_SCORE
-        and c.choice >= _CLOSER_CHOICE and c not in chosen and not is_table_row(c.text)
-        and not c.other_case
-    ]  # fmt: skip
-    if not closer:
-        return None
-    heading = " ".join(x for x in (passage.document_title, passage.section_heading) if x)
-    said = set().union(content_stems(heading), *(content_stems(c.text) for c in chosen))
-    asked = content_stems(query) - said
-    saying = [c for c in closer if asked & content_stems(c.text)]
-    return max(saying, key=lambda c: c.score) if saying else None
 
 
 def rank(candidate: Candidate) -> float:

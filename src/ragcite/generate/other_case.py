@@ -17,7 +17,9 @@ from functools import lru_cache
 
 from ragcite.generate.focus import ANSWERED_BY_NO, question_focus
 from ragcite.generate.joining import Candidate, rank
+from ragcite.text.labels import clause_title
 from ragcite.text.stems import stem
+from ragcite.text.table_rows import is_table_row
 from ragcite.text.words import STOPWORDS, content_stems, content_words, words
 
 # "for no (particular) reason" says why the asker does it, not what is negated; "whether or
@@ -160,3 +162,18 @@ def same_case(query: str, chosen: list[Candidate]) -> list[Candidate]:
             if c.chunk_rank == best.chunk_rank or negated_in_quote(query, [c.text]) is None
         ),
     ]
+
+
+def answer_order(candidate: Candidate) -> tuple[bool, float]:
+    """Candidates' order for the best answer (`ExtractiveGenerator._answers`): by rank, but a
+    clause's title ("e) Disturbance allowance.", quoted with the sentence it heads by
+    `labelled_opening`, never chosen for itself: it states nothing) and a sentence about the
+    other party's act ("If we cancel …" for "I need to cancel …") after every other."""
+    aside = of_the_other_case(candidate) or clause_title(candidate.text)
+    return bool(aside), -rank(candidate)
+
+
+def of_the_other_case(candidate: Candidate) -> bool:
+    """Whether `candidate` is a sentence about the other case than the asker's (a row's is
+    read by `rank`)."""
+    return candidate.other_case and not is_table_row(candidate.text)
