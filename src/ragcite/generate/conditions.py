@@ -6,8 +6,10 @@ administration charge. We do not refund cancellations made after that, …". A q
 says where the asker stands ("it starts in 3 weeks", "the course starts in 10 days", "I
 brought it back 4 days late") is answered by the side that holds its time: that sentence
 fits the question like a table row whose range holds its number, and the other side is the
-other case (`Candidate.other_case`: ranked after every other). So with the kind of day the
-question names: "we're coming on Saturday" is answered by "At weekends … limited to 2 hours",
+other case (`Candidate.other_case`: ranked after every other), as is a band of a passage of
+bands ("More than 14 days' notice: …", "Between 14 days and 48 hours' notice: …") whose
+condition fails where another's holds. So with the kind of day the question names: "we're
+coming on Saturday" is answered by "At weekends … limited to 2 hours",
 not by "On weekdays in term time there is no time limit" beside it (`days_settled`); with a
 distance ("I'm about 30 miles outside Ludcombe": "Beyond 20 miles we add £1.00 per mile"); and
 with a day of the month ("I changed it on the 15th": "Changes made after the 10th take effect

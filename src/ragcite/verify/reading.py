@@ -202,7 +202,9 @@ def negation_unmatched(question: str, quoted: str) -> str | None:
     word that states one ("overdue", "suspended": `_NEGATIVE_STATES`), and the same negation
     in other words (`_SAID_OTHERWISE`: "free" for not paying, "cancelled" for not going
     ahead). A negation in the asker's situation before the question proper ("Nobody can log
-    in - how quickly will support reply?") is not the question's."""
+    in - how quickly will support reply?") is not the question's, nor is a negated
+    circumstance in a condition on something else ("can I get a taxi paid for if the buses
+    aren't running?"; "if I don't attend" stays the asker's)."""
     found = NEGATION.search(question, len(leading_statement(question)))
     if found is None or NEGATION.search(quoted) or _NEGATIVE_STATES.search(quoted):
         return None

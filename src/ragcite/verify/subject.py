@@ -19,7 +19,10 @@ A word naming the kind of thing the answer is ("which occupation", "what is the
 birthdate of ...": `answer_kind_words`) is not asked for: documents name the answer
 ("a tennis player"), seldom its kind. Nor is the place or product a may-I question ends on
 ("Can I fly business class to New York?": `circumstance_name`) when its other topic words
-are there: a policy's rule names the kind of trip, not the city.
+are there: a policy's rule names the kind of trip, not the city; nor the purpose a may-I
+question about bringing something ends on ("can I bring my dog down to watch?":
+`purpose_words`). A number in words is there when the passages write it in digits ("a fifty
+pound note": "£50 notes").
 
     >>> missing_subject("Does our health insurance include dental cover?",
     ...                 [(sentence, chunk)], [chunk], embedder)       # doctest: +SKIP
