@@ -22,10 +22,11 @@ import re
 from functools import lru_cache
 
 from ragcite.text.stems import stem
+from ragcite.text.words import HEDGES
 
 # What the asker does: "I need to cancel", "we'll have to cancel", "if I cancel", "can I
 # cancel" (the verb after "I"/"we", past the helping verbs).
-_ADVERBS = r"really|just|only|also|still|even|ever|actually|already|definitely|probably"
+_ADVERBS = "|".join(sorted(HEDGES))
 _ASKER_DOES = re.compile(
     r"\b(?:i|we)(?:'ll|'d|'ve|'m)?\s+(?:(?:will|would|may|might|must|can|could|should|"
     rf"have|had|need|needed|want|wanted|got|going|{_ADVERBS}|to)\s+){{0,3}}(?P<verb>[a-z]+)",

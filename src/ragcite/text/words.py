@@ -67,6 +67,11 @@ IRREGULAR_PARTICIPLES = frozenset(
     hidden begun forgotten understood withdrawn undertaken overseen forbidden
     """.split()
 )
+# Adverbs that stand between the asker and the verb ("can I still get …", "I really need
+# to …"): they say nothing of what is done.
+HEDGES = frozenset(
+    "really just only also still even ever actually already definitely probably".split()
+)
 QUESTION_WORDS = frozenset("long many much called named known name one done either".split())
 # What a question's wording is made of besides its content: stopwords and question words.
 QUESTION_STOPWORDS = STOPWORDS | QUESTION_WORDS

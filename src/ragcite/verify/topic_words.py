@@ -20,6 +20,7 @@ import re
 from ragcite.generate.focus import question_focus
 from ragcite.text.stems import stem
 from ragcite.text.words import (
+    HEDGES,
     IRREGULAR_PARTICIPLES,
     QUESTION_WORDS,
     STOPWORDS,
@@ -140,7 +141,7 @@ _CIRCUMSTANCE_NAME = re.compile(
 _ASKER = frozenset("i we you they".split())
 _MODALS = frozenset("can could will would should must may might".split())
 _HAVE_TO = frozenset("have has had got".split())
-_ADVERBS = frozenset("still just also even ever really only not actually".split())
+_ADVERBS = HEDGES | {"not"}
 _BE = frozenset("m re am are".split())  # "I'm", "we're" as the tokenizer cuts them
 # A capitalised word after "the", "my", … and the lower-case word after it, ending the
 # phrase ("on the Standard plan?", "the Oak room for lunch"; not "the Board approve budgets").
