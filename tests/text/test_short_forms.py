@@ -454,3 +454,18 @@ def test_video_is_filming_and_locals_are_residents() -> None:
     assert formal_words("can i video my daughter?", rules) == "can i filming my daughter?"
     saver = ["Resident Saver is for people whose main home is in the parish."]
     assert formal_words("is there a deal for locals?", saver) == "is there a deal for resident?"
+
+
+def test_neighbours_a_bump_and_sandwiches_are_read_in_the_passages_words() -> None:
+    hangars = ["A request must be supported by at least 6 residents."]
+    assert formal_words("how many of us neighbours need to sign up?", hangars) == (
+        "how many of us residents need to sign up?"
+    )
+    lease = ["Where the driver at the time of an accident is under 25, an excess applies."]
+    assert formal_words("if she has a bump what's the excess?", lease) == (
+        "if she has a accident what's the excess?"
+    )
+    party = ["No outside food may be brought into the party room."]
+    assert formal_words("can we bring our own sandwiches?", party) == (
+        "can we bring our own food?"
+    )

@@ -111,6 +111,12 @@ prosecco = alcohol, sparkling wine, wine, drinks
 an answer = a decision, a response, a reply
 video = filming, film, recording, record
 locals = local residents, residents, resident
+neighbour = resident, householder
+neighbor = resident, householder
+bump = accident, collision, damage
+prang = accident, collision, damage
+sandwiches = food
+packed lunch = food, own food
 """
 
 
