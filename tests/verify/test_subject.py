@@ -649,3 +649,18 @@ def test_a_number_in_words_is_there_when_the_passages_write_it_in_digits(
         == []
     )
     assert "twenty" in missing_subject("can I pay with twenty coins?", quotes, chunks, embedder)
+
+
+def test_a_unit_is_there_when_the_passages_abbreviate_it_after_a_number(
+    embedder: CachedEmbedder,
+) -> None:
+    row = "8ft to 10ft — Norway Spruce: £79.00; Nordmann Fir: £118.00; Fraser Fir: Not available"
+    quotes = [(row, _chunk(row, title="Cut tree prices"))]
+    chunks = [quotes[0][1]]
+    asked = "how much is a fraser fir around 9 feet?"
+    assert missing_subject(asked, quotes, chunks, embedder) == []
+    assert "metres" in missing_subject(
+        asked.replace("9 feet", "3 metres"), quotes, chunks, embedder
+    )
+    bare = row.replace("ft", "")  # heights without their unit: "feet" is not there
+    assert missing_subject(asked, [(bare, _chunk(bare))], [_chunk(bare)], embedder) == ["feet"]

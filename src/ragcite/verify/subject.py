@@ -22,7 +22,8 @@ birthdate of ...": `answer_kind_words`) is not asked for: documents name the ans
 are there: a policy's rule names the kind of trip, not the city; nor the purpose a may-I
 question about bringing something ends on ("can I bring my dog down to watch?":
 `purpose_words`). A number in words is there when the passages write it in digits ("a fifty
-pound note": "£50 notes").
+pound note": "£50 notes"), and a unit when they abbreviate it after a number ("9 feet":
+"8ft to 10ft", `ragcite.text.units`).
 
     >>> missing_subject("Does our health insurance include dental cover?",
     ...                 [(sentence, chunk)], [chunk], embedder)       # doctest: +SKIP
@@ -48,6 +49,7 @@ from ragcite.text.prices import PRICE_STEMS, asks_cost_of_it, asks_price
 from ragcite.text.sentences import split_sentences
 from ragcite.text.short_forms import spell_out
 from ragcite.text.stems import stem
+from ragcite.text.units import spelled_units
 from ragcite.text.words import (
     STOPWORDS,
     tokens,
@@ -163,6 +165,7 @@ def missing_subject(
     question = spell_out(question, passages)  # "PO", "prod": as written
     cited = {w for _, c in quotes for w in words(_passage(c))}
     vocabulary = cited.union(*(words(p) for p in passages), *(_joined(p) for p in passages))
+    vocabulary |= spelled_units(" ".join(passages))  # "8ft": the question's "feet" is there
     known = {stem(w) for w in vocabulary}  # each distinct word stemmed once
     near = cache(lambda: {w for quote, c in quotes for w in words(_around(quote, c))})
     by_kind = not asks_price(question) and not _ASKS_IF_THERE.search(question)
