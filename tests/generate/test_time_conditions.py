@@ -311,3 +311,23 @@ def test_a_list_of_bands_brings_only_the_band_holding_the_askers_time(
     claims = [c.claim_text for c in draft.claims]
     assert any("you pay 50% of the package price" in c for c in claims)
     assert not any("full package price" in c or "booking fee only" in c for c in claims)
+
+
+SURF_CANCELLING = passage_chunk(
+    "c_surf000006",
+    "If you cancel more than 72 hours before the lesson, we refund everything you have paid, "
+    "less an admin fee of £10.00 per booking. Between 72 and 24 hours before the lesson: we "
+    "do not give a refund, but we will give you a credit note for the full amount. Less than "
+    "24 hours before the lesson: no refund and no credit note.",
+    heading="6. If you cancel",
+    title="Polgwidden Surf School terms",
+)
+
+
+def test_the_day_after_tomorrow_and_a_fortnight_are_spans_of_days(embedder: Embedder) -> None:
+    assert in_digits("its the day after tomorrow") == "its 2 days"
+    assert in_digits("my lesson is tomorrow") == "my lesson is 1 day"
+    assert in_digits("we're away for a fortnight") == "we're away for 2 weeks"
+    asked = "need to cancel our surf lesson, its the day after tomorrow. do we get our money back?"
+    draft = ExtractiveGenerator(embedder).generate(asked, [SURF_CANCELLING])
+    assert any("credit note for the full amount" in c.claim_text for c in draft.claims)

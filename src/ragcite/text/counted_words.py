@@ -37,12 +37,17 @@ _AND_A_HALF = re.compile(
     r"\b(?:an?|(\d+))\s+(hours?|days?|weeks?|months?|years?)\s+and\s+a\s+half\b", re.IGNORECASE
 )
 _HALF_A = re.compile(r"\bhalf\s+an?\s+(hour|day|week|month|year)\b", re.IGNORECASE)
+# A day named by how far away it is, and a fortnight: spans of time ("it's the day after
+# tomorrow" is 2 days away, against "Between 72 and 24 hours before").
+_DAYS_AWAY = re.compile(r"\b(?:(the\s+day\s+after\s+tomorrow)|(tomorrow)|(a\s+fortnight))\b", re.I)
 
 
 @lru_cache(maxsize=1024)
 def in_digits(question: str) -> str:
-    """`question` with each number word before what it counts in digits (`_COUNTED`), and a
-    span of time said with "a half" as a number ("an hour and a half": "1.5 hours")."""
+    """`question` with each number word before what it counts in digits (`_COUNTED`), a
+    span of time said with "a half" as a number ("an hour and a half": "1.5 hours"), and
+    "tomorrow", "the day after tomorrow" and "a fortnight" as their days (`_DAYS_AWAY`)."""
     question = _COUNTED.sub(lambda m: str(NUMBER_WORDS.index(m.group(1).lower()) + 1), question)
     question = _AND_A_HALF.sub(lambda m: f"{int(m.group(1) or 1) + 0.5:g} {m.group(2)}", question)
-    return _HALF_A.sub(lambda m: f"0.5 {m.group(1)}", question)
+    question = _HALF_A.sub(lambda m: f"0.5 {m.group(1)}", question)
+    return _DAYS_AWAY.sub(lambda m: "2 days" if m[1] else "1 day" if m[2] else "2 weeks", question)
