@@ -94,3 +94,19 @@ def test_a_question_about_not_doing_something_gets_the_sentence_of_that_case(
         "What happens if I forget to put a wheel clamp on the caravan?", [clamps]
     )
     assert any("GBP 10 per week" in claim.citations[0].quote for claim in draft.claims)
+
+
+def test_not_doing_something_is_read_as_it_is_typed_without_an_apostrophe(
+    embedder: Embedder,
+) -> None:
+    trees = _chunk(
+        "c_trees00005",
+        "5. Pot-grown trees and Rent-a-Tree",
+        "Rent-a-Tree costs £40.00 plus a refundable deposit of £25.00. Trees must be returned to "
+        "the farm by 10 January. If the tree is returned on time, we refund the £25.00 deposit "
+        "to your card within 7 days. If you do not bring it back by 10 January, we keep the "
+        "deposit and the tree is yours to keep.",
+    )
+    asked = "we did rent a tree - what happens if we dont manage to bring it back in january?"
+    draft = ExtractiveGenerator(embedder).generate(asked, [trees])
+    assert any("we keep the deposit" in claim.claim_text for claim in draft.claims)

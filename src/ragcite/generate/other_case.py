@@ -120,10 +120,10 @@ def _promoted(ranked: list[Candidate], of_the_case: Callable[[Candidate], bool])
 
 
 # A question about the case where the asker does not do something: "What happens if I forget
-# to put a wheel clamp on?", "… if I don't pay?".
+# to put a wheel clamp on?", "… if I don't pay?", "… if we dont manage to bring it back?".
 _NOT_DONE = re.compile(
-    r"\b(?:forg[eo]t(?:ten)?\s+to|fail(?:ed)?\s+to|neglect(?:ed)?\s+to|do\s+not|don['’]t|"
-    r"did\s+not|didn['’]t)\b",
+    r"\b(?:forg[eo]t(?:ten)?\s+to|fail(?:ed)?\s+to|neglect(?:ed)?\s+to|do\s+not|don['’]?t|"
+    r"did\s+not|didn['’]?t)\b",  # "dont", as it is typed too
     re.IGNORECASE,
 )
 _SAYS_NOT_DONE = re.compile(
