@@ -466,6 +466,20 @@ def test_neighbours_a_bump_and_sandwiches_are_read_in_the_passages_words() -> No
         "if she has a accident what's the excess?"
     )
     party = ["No outside food may be brought into the party room."]
-    assert formal_words("can we bring our own sandwiches?", party) == (
-        "can we bring our own food?"
+    assert formal_words("can we bring our own sandwiches?", party) == ("can we bring our own food?")
+
+
+def test_coming_back_for_a_thing_is_collecting_it() -> None:
+    terms = ["7.4 If you still do not collect or contact us, we may sell the instrument."]
+    assert formal_verbs("what happens if I just never come back for my guitar", terms) == (
+        "what happens if I just never collect my guitar"
     )
+    leave = ["If you do not return to work after your leave, we will contact you."]
+    assert formal_verbs("What if I don't come back after leave?", leave) == (
+        "What if I don't return after leave?"
+    )
+    bins = [
+        "If our crew missed your bin, we will come back within 3 working days. Bins are collected weekly."
+    ]
+    asked = "when will they come back for it?"  # the documents' own verb, without "for"
+    assert formal_verbs(asked, bins) == asked

@@ -24,6 +24,7 @@ Forms = tuple[str, ...]  # base, third person, past, -ing
 # Everyday verb (its four forms) = a formal verb a policy may write for it (its four forms);
 # a verb with several formal ones has a line for each, in the order they are tried.
 _TABLE = """
+come back for, comes back for, came back for, coming back for = collect, collects, collected, collecting
 come back, comes back, came back, coming back = return, returns, returned, returning
 go back, goes back, went back, going back = return, returns, returned, returning
 give back, gives back, gave back, giving back = return, returns, returned, returning
@@ -168,12 +169,18 @@ def formal_verbs(question: str, passages: Sequence[str]) -> str:
     out = question
     for form in sorted(asked):
         plain, formal = _BY_FORM[form]
-        if any(uses_phrase(used, f) for f in plain):
+        if any(uses_phrase(used, f) for f in _with_heads(plain)):
             continue  # the documents use the everyday verb themselves
         verb = next((f for f in formal if any(uses_phrase(used, x) for x in f)), None)
         if verb is not None:
             out = re.sub(rf"\b{form}\b", partial(_in_form, plain, verb), out, flags=re.IGNORECASE)
     return out
+
+
+def _with_heads(plain: Forms) -> Forms:
+    """`plain`'s forms, and those of three words or more without their last ("come back"
+    for "come back for"): documents that write the verb without its preposition use it."""
+    return plain + tuple(f.rsplit(" ", 1)[0] for f in plain if f.count(" ") >= 2)
 
 
 # Words after which a verb whose base and past forms are one ("shut", "set up") is the past.
