@@ -483,3 +483,14 @@ def test_coming_back_for_a_thing_is_collecting_it() -> None:
     ]
     asked = "when will they come back for it?"  # the documents' own verb, without "for"
     assert formal_verbs(asked, bins) == asked
+
+
+def test_rolling_over_and_carrying_over_are_read_in_the_documents_words() -> None:
+    rooms = ["4.3 Credits reset on the 1st of each month and do not roll over."]
+    assert formal_verbs("do my meeting room hours carry over to next month?", rooms) == (
+        "do my meeting room hours roll over to next month?"
+    )
+    allowance = ["Unused allowance does not carry forward into the next year."]
+    assert formal_verbs("does the rest roll over into this year?", allowance) == (
+        "does the rest carry forward into this year?"
+    )
