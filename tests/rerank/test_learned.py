@@ -104,7 +104,7 @@ def test_features_have_one_row_per_chunk(embedder: CachedEmbedder) -> None:
 def test_chunk_words_are_the_whole_texts_and_sentence_words_each_sentences(text: str) -> None:
     per_sentence, whole = words_by_sentence(text)
     assert whole == set(content_words(text))
-    assert per_sentence == [set(content_words(text[a:b])) for a, b in split_sentences(text)]
+    assert list(per_sentence) == [set(content_words(text[a:b])) for a, b in split_sentences(text)]
 
 
 def test_chunk_words_of_every_demo_chunk_are_its_whole_texts(demo_rag: Ragcite) -> None:

@@ -25,6 +25,8 @@ sentence about something else.
 
 from __future__ import annotations
 
+from collections.abc import Sequence, Set
+
 import numpy as np
 import numpy.typing as npt
 
@@ -356,7 +358,7 @@ def _coverage(
     query: str,
     chunks: list[SourceChunk],
     found: list[Statement],
-    own: list[set[str]],
+    own: Sequence[Set[str]],
     asked: list[Asked | None],
 ) -> list[float]:
     """The share of the question's words each sentence holds with its heading and the FAQ

@@ -11,7 +11,7 @@ passage and a more relevant sentence holding the question word the chosen ones l
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from dataclasses import dataclass, replace
 
 from ragcite.generate.bridge import PRONOUNS, points_back
@@ -245,7 +245,7 @@ def _completes(after: Candidate, best: Candidate) -> bool:
     return len(value.split()) <= _TERSE_VALUE_WORDS
 
 
-def _refuses(neighbour: Candidate, unsaid: set[str]) -> bool:
+def _refuses(neighbour: Candidate, unsaid: Set[str]) -> bool:
     """Whether `neighbour`, next to the chosen sentence, says no to what the question asks
     and the chosen one does not name (`unsaid`: question stems): "We do not offer direct
     exchanges." before "Return the item for a refund and place a new order …" for "Can I

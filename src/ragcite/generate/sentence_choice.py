@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -68,9 +68,11 @@ class WindowSentence:
     position: int
 
 
-def stems(text: str) -> set[str]:
-    """The content words of `text`, cut to six letters ("retention", "retained" -> "retain")."""
-    return {w[:6] for w in content_words(text, QUESTION_STOPWORDS)}
+@lru_cache(maxsize=8192)
+def stems(text: str) -> frozenset[str]:
+    """The content words of `text`, cut to six letters ("retention", "retained" -> "retain");
+    read once per sentence (the stages after retrieval read the same sentences)."""
+    return frozenset(w[:6] for w in content_words(text, QUESTION_STOPWORDS))
 
 
 def focused_row(row: str, question: str) -> str:
@@ -106,7 +108,7 @@ def _names(text: str) -> set[str]:
 
 
 def choice_features(
-    question: str, window: Sequence[WindowSentence], own: Sequence[set[str]] | None = None
+    question: str, window: Sequence[WindowSentence], own: Sequence[Set[str]] | None = None
 ) -> Matrix:
     """One row of `FEATURES` per sentence of `window` (sentences of one chunk in order);
     `own`: each sentence's `stems`, when the caller has them already."""
@@ -156,7 +158,7 @@ def choice_features(
 
 
 def _bridge_features(
-    question: str, window: Sequence[WindowSentence], sems: Matrix, own: list[set[str]]
+    question: str, window: Sequence[WindowSentence], sems: Matrix, own: Sequence[Set[str]]
 ) -> Matrix:
     """The signals of an answer one step away from the sentence most like the question
     ("… released by 10 Years in 2006." then "Their eighth album, … As Ghosts, …"): the share
@@ -199,7 +201,7 @@ def choice_scores(
     window: Sequence[WindowSentence],
     model: LearnedModel | None = None,
     *,
-    own: Sequence[set[str]] | None = None,
+    own: Sequence[Set[str]] | None = None,
 ) -> Matrix:
     """Per sentence, the probability that it holds the answer to `question` (`own`: each
     sentence's `stems`, when the caller has them already)."""

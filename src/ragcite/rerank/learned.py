@@ -17,6 +17,7 @@ position is one of the features.
 from __future__ import annotations
 
 import math
+from collections.abc import Set
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -124,18 +125,20 @@ def _reciprocal_rank(values: Matrix) -> Matrix:
     return result
 
 
-def _coverage(query_words: set[str], words: set[str]) -> float:
+def _coverage(query_words: Set[str], words: Set[str]) -> float:
     return len(query_words & words) / len(query_words) if query_words else 0.0
 
 
-def words_by_sentence(text: str) -> tuple[list[set[str]], set[str]]:
+@lru_cache(maxsize=4096)
+def words_by_sentence(text: str) -> tuple[tuple[frozenset[str], ...], frozenset[str]]:
     """Each sentence's content words, and the text's: the sentences' together when every
-    word of the text lies inside a sentence (the text is not read twice), else its own."""
+    word of the text lies inside a sentence (the text is not read twice), else its own.
+    Read once per chunk text, like its sentences (`split_sentences`)."""
     spans = split_sentences(text)
-    per_sentence = [set(content_words(text[a:b])) for a, b in spans]
+    per_sentence = tuple(frozenset(content_words(text[a:b])) for a, b in spans)
     if text_words.words_within(text, spans):
-        return per_sentence, set[str]().union(*per_sentence)
-    return per_sentence, set(content_words(text))
+        return per_sentence, frozenset[str]().union(*per_sentence)
+    return per_sentence, frozenset(content_words(text))
 
 
 RETRAIN = "ragcite train rerank"

@@ -13,6 +13,8 @@ so at ask time these strings are already known.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ragcite.text.sentences import split_sentences
 from ragcite.text.table_rows import is_table_row, single_cell_rows
 
@@ -34,13 +36,20 @@ def chunk_sentence_forms(chunk_text: str, heading: str | None, *, cells: bool = 
     in a fixed order (the stored vectors follow it): each sentence's forms, then (with
     `cells`) its table rows' single-cell forms (`table_cell_forms`). A store written
     before the cell forms holds the vectors of the forms without them."""
+    return list(_sentence_forms(chunk_text, heading, cells))
+
+
+@lru_cache(maxsize=4096)
+def _sentence_forms(chunk_text: str, heading: str | None, cells: bool) -> tuple[str, ...]:
+    """`chunk_sentence_forms`, read once per chunk (every `ask` reads its chunks' forms to
+    match their stored vectors)."""
     forms: dict[str, None] = {}
     for _, _, sentence_forms in sentences_with_forms(chunk_text, heading):
         for form in sentence_forms:
             forms.setdefault(form, None)
     for form in table_cell_forms(chunk_text, heading) if cells else ():
         forms.setdefault(form, None)
-    return list(forms)
+    return tuple(forms)
 
 
 def table_cell_forms(chunk_text: str, heading: str | None) -> list[str]:

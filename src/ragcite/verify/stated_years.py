@@ -77,9 +77,12 @@ def year_unmatched(question: str, passage: str, quoted: str) -> tuple[str, str] 
     """(the question's time, a quoted one) when the question sets a year, decade or century
     that nothing in `passage` covers and the `quoted` sentences state another: they answer
     for a different time. None otherwise, and when the question sets none."""
+    asked_for = asked_times(question)
+    if not asked_for:  # most questions set none: the passages are not read
+        return None
     said = stated_times(passage)
     other = stated_times(quoted)
-    for asked in asked_times(question):
+    for asked in asked_for:
         if other and not any(asked.covers(s) for s in said):
             return asked.text, other[0].text
     return None

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -163,9 +163,8 @@ def missing_subject(
         return []
     passages = [_passage(c) for c in chunks]
     question = spell_out(question, passages)  # "PO", "prod": as written
-    cited = {w for _, c in quotes for w in words(_passage(c))}
-    vocabulary = cited.union(*(words(p) for p in passages), *(_joined(p) for p in passages))
-    vocabulary |= spelled_units(" ".join(passages))  # "8ft": the question's "feet" is there
+    cited = set[str]().union(*(_passage_words(_passage(c))[0] for _, c in quotes))
+    vocabulary = cited.union(*(_passage_words(p)[1] for p in passages))
     known = {stem(w) for w in vocabulary}  # each distinct word stemmed once
     near = cache(lambda: {w for quote, c in quotes for w in words(_around(quote, c))})
     by_kind = not asks_price(question) and not _ASKS_IF_THERE.search(question)
@@ -201,6 +200,15 @@ def follows_on(part: str) -> bool:
     """
     said = set(words(part.lower()))
     return bool(said & _POINTS_BACK) or set(topic_words(part)) <= _OF_IT
+
+
+@lru_cache(maxsize=4096)
+def _passage_words(passage: str) -> tuple[frozenset[str], frozenset[str]]:
+    """A passage's plain words, and those with the words a question may write for them
+    besides: its hyphenated words joined (`_joined`) and the units it abbreviates after a
+    number ("8ft": feet, `spelled_units`). Read once per passage."""
+    plain = frozenset(words(passage))
+    return plain, plain.union(_joined(passage), spelled_units(passage))
 
 
 def _joined(passage: str) -> list[str]:

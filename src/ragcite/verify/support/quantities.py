@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ragcite.text.ordinals import ORDINALS
 
@@ -136,6 +137,12 @@ def spell_out_iso_dates(text: str) -> str:
 def quantities(text: str) -> list[Quantity]:
     """Every number in `text` in order: times of day, digits and number words, with the
     duration each one measures when a unit of time follows it."""
+    return list(_quantities(text))
+
+
+@lru_cache(maxsize=4096)
+def _quantities(text: str) -> tuple[Quantity, ...]:
+    """`quantities`, read once per text (a passage's numbers for each claim citing it)."""
     found: list[Quantity] = []
     taken: list[tuple[int, int]] = []
     for match in _TIME.finditer(text):
@@ -169,7 +176,7 @@ def quantities(text: str) -> list[Quantity]:
         found.append(
             Quantity(match.group(0), 1.0, match.start(), weak=True, duration=_duration(name, 1.0))
         )
-    return sorted(found, key=lambda q: q.start)
+    return tuple(sorted(found, key=lambda q: q.start))
 
 
 def _inside(position: int, spans: list[tuple[int, int]]) -> bool:
