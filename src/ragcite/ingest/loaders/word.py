@@ -6,7 +6,7 @@ A table's first row is its header; each other row is one line that names its hea
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import docx
@@ -62,11 +62,13 @@ def _blocks(document: DocxDocument) -> Iterator[tuple[str, int | None, bool]]:
     items of a list are one block, a line each, marked as Markdown marks them ("- " for a
     bullet, "1. " for a numbered item), so that the stages read them as a list."""
     items: list[str] = []
+    style_name = _style_names()
     for child in document.element.body.iterchildren():
         tag = child.tag.rsplit("}", 1)[-1]
         paragraph = Paragraph(child, document) if tag == "p" else None
         text = normalize_newlines(paragraph.text).strip() if paragraph is not None else ""
-        marker = _list_marker(paragraph, len(items)) if paragraph is not None else None
+        style = style_name(paragraph) if paragraph is not None else ""
+        marker = _list_marker(paragraph, style, len(items)) if paragraph is not None else None
         if marker is not None:
             if text:
                 items.append(marker + " ".join(text.split()))
@@ -76,7 +78,7 @@ def _blocks(document: DocxDocument) -> Iterator[tuple[str, int | None, bool]]:
             items = []
         if paragraph is not None:
             if text:
-                yield text, *_heading_level(paragraph)
+                yield text, *_heading_level(style)
         elif tag == "tbl":
             text = format_table(_table_rows(Table(child, document)))
             if text:
@@ -85,11 +87,25 @@ def _blocks(document: DocxDocument) -> Iterator[tuple[str, int | None, bool]]:
         yield "\n".join(items), None, False
 
 
-def _list_marker(paragraph: Paragraph, index: int) -> str | None:
+def _style_names() -> Callable[[Paragraph], str]:
+    """A paragraph's style name (empty for none), each style looked up once per document:
+    python-docx resolves a paragraph's style, and the default one, anew on every read."""
+    names: dict[str | None, str] = {}
+
+    def name(paragraph: Paragraph) -> str:
+        style_id = paragraph._p.style  # its w:pStyle, None for the document's default
+        if style_id not in names:
+            style = paragraph.style
+            names[style_id] = (style.name if style is not None else "") or ""
+        return names[style_id]
+
+    return name
+
+
+def _list_marker(paragraph: Paragraph, name: str, index: int) -> str | None:
     """The marker of a list item ("- ", or "2. " for the second numbered item), None for
-    a paragraph that is not one: a list style ("List Bullet", "List Number 2") or numbering
-    of its own (`w:numPr`) makes an item."""
-    name = (paragraph.style.name if paragraph.style is not None else "") or ""
+    a paragraph that is not one: a list style (`name` "List Bullet", "List Number 2") or
+    numbering of its own (`w:numPr`) makes an item."""
     numbered_style = name.lower().startswith("list number")
     properties = paragraph._p.pPr
     if not name.lower().startswith("list") and (properties is None or properties.numPr is None):
@@ -97,9 +113,8 @@ def _list_marker(paragraph: Paragraph, index: int) -> str | None:
     return f"{index + 1}. " if numbered_style else "- "
 
 
-def _heading_level(paragraph: Paragraph) -> tuple[int | None, bool]:
-    name = paragraph.style.name if paragraph.style is not None else ""
-    name = name or ""
+def _heading_level(name: str) -> tuple[int | None, bool]:
+    """The heading level a style name gives (`Heading 2`: 2), and whether it is the Title."""
     if name.lower() == "title":
         return 1, True
     match = _HEADING_STYLE.fullmatch(name.strip())
