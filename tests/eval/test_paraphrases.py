@@ -27,7 +27,7 @@ def test_paraphrased_questions_are_answered_from_the_right_passage(
     # of 4 unanswerable: 4 before the question map; with it, "Does Northwind match employee
     # donations?" quotes the pension match ("matches 100% of your contributions") instead of
     # the health-insurance sentence it was tied with, and "contributions" passes as a
-    # synonym of "donations" (README, "Rounds 59 to 62")
+    # synonym of "donations" (docs/blind-rounds.md, "Rounds 59 to 62")
     assert abstention["tn"] >= 3
     assert attribution["claims_correct"] >= 0.75  # measured 0.765 (0.812 without the map)
     assert attribution["quote_verbatim_rate"] == 1.0
