@@ -479,7 +479,8 @@ def test_coming_back_for_a_thing_is_collecting_it() -> None:
         "What if I don't return after leave?"
     )
     bins = [
-        "If our crew missed your bin, we will come back within 3 working days. Bins are collected weekly."
+        "If our crew missed your bin, we will come back within 3 working days. "
+        "Bins are collected weekly."
     ]
     asked = "when will they come back for it?"  # the documents' own verb, without "for"
     assert formal_verbs(asked, bins) == asked
