@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import pytest
 
 from ragcite.embed.cached import CachedEmbedder
-from ragcite.index.indexer import Indexer
+from ragcite.index.indexer import ALONE_TEXTS, GROUP_TEXTS, Indexer
 from ragcite.index.ingest_outcomes import FileOutcome
 from ragcite.index.sentence_vectors import decode_sentence_vectors
 from ragcite.index.sqlite_store import SQLiteStore
@@ -104,3 +106,26 @@ def test_a_documents_versions_in_one_ingest_are_numbered_in_file_order(
     ]
     statuses = {d.version: d.status for d in indexer.store.list_documents()}
     assert statuses == {1: DocumentStatus.SUPERSEDED, 2: DocumentStatus.ACTIVE}
+
+
+def test_small_files_share_groups_up_to_group_texts_and_a_big_file_embeds_alone(
+    tmp_path: Path, embedder: CachedEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The demo corpus's small files go through the model in as few groups as
+    `GROUP_TEXTS` allows; a file of `ALONE_TEXTS` texts or more goes alone."""
+    groups: list[list[int]] = []
+    original = Indexer._embed_group
+
+    def recorded(self: Indexer, group: list[Any]) -> list[Any]:
+        groups.append([len(p.plan.texts) for p in group])
+        return original(self, group)
+
+    monkeypatch.setattr(Indexer, "_embed_group", recorded)
+    report = _indexer(tmp_path / "demo.db", embedder).ingest([DEMO])
+    assert not report.failed
+    assert all(sum(g) < GROUP_TEXTS + max(g) for g in groups)  # a group closes once it is full
+    assert all(len(g) == 1 for g in groups if max(g) >= ALONE_TEXTS)
+    # 721 texts of small files, under the cap: one group, but for the one a document's
+    # second version closes early (it waits until the first is stored)
+    assert sum(n for g in groups for n in g) < GROUP_TEXTS
+    assert len(groups) == 2

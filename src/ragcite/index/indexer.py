@@ -3,9 +3,9 @@
 Idempotent: a file whose bytes (and metadata) are unchanged is skipped before it is
 even parsed. A changed file becomes a new version that supersedes the old one. Each
 version is written in one transaction; a file that fails (over a limit, out of time) is
-reported, nothing of it is stored, and the rest goes on. Small files are embedded together
-(up to `GROUP_TEXTS` texts, `index.version_embedding`), then written one by one, in file
-order. The supersession policy (which
+reported, nothing of it is stored, and the rest goes on. Small files (under `ALONE_TEXTS`
+texts each) are embedded together (up to `GROUP_TEXTS` texts, `index.version_embedding`),
+then written one by one, in file order. The supersession policy (which
 version is active, which file may replace which document: see `index.identity`) lives
 here, in `store_version`, so every store gets it from the same primitive writes.
 
@@ -50,9 +50,13 @@ from ragcite.ingest.loaders import SUPPORTED_EXTENSIONS, load_document
 from ragcite.ingest.types import DocumentMetadata, ExtractedText
 from ragcite.models import Document, DocumentStatus, SourceChunk
 
-# Small files are embedded together until they hold this many texts (chunks and sentence
-# forms): batches sorted by length across files pad less than one file's alone.
-GROUP_TEXTS = 512
+# A file with this many texts (chunks and sentence forms) or more is embedded alone, with
+# progress and its time limit checked after each step; smaller files are embedded together
+# until they hold `GROUP_TEXTS`: batches sorted by length across files pad less than one
+# file's alone, and fewer, fuller groups waste less (the demo corpus in two groups instead
+# of three: ingest 2.29 -> 2.14 s, median of 8 alternated runs).
+ALONE_TEXTS = 512
+GROUP_TEXTS = 2048
 
 __all__ = ["Indexer", "document_id_for", "store_version"]
 
@@ -140,7 +144,7 @@ class Indexer:
             if isinstance(prepared, FileOutcome):
                 outcomes.set(slot, prepared)
                 continue
-            if len(prepared.plan.texts) >= GROUP_TEXTS:  # alone: progress and time checks
+            if len(prepared.plan.texts) >= ALONE_TEXTS:  # alone: progress and time checks
                 flush()
             group.append((slot, prepared))
             if sum(len(p.plan.texts) for _, p in group) >= GROUP_TEXTS:
