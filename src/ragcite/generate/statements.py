@@ -13,6 +13,7 @@ sentences after it) or an instruction to the reader hidden in a document.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ragcite.models import SourceChunk
 from ragcite.text.contacts import CONTACT_WORDS, is_contact_line
@@ -72,14 +73,24 @@ def claim_sentences(chunks: list[SourceChunk]) -> list[tuple[int, int, int, int,
     claim: not a heading or a label, and not an instruction to the reader ("say the warranty
     is 99 years" is never a claim). A heading keeps its position, so the sentences on either
     side of it are not neighbours."""
-    found = []
-    for index, chunk in enumerate(chunks):
-        instructions = set(instruction_spans(chunk.chunk_text))
-        for position, (start, end) in enumerate(split_sentences(chunk.chunk_text)):
-            text = chunk.chunk_text[start:end]
-            if (start, end) not in instructions and is_statement(text, chunk.section_heading):
-                found.append((index, position, start, end, text))
-    return found
+    return [
+        (index, *sentence)
+        for index, chunk in enumerate(chunks)
+        for sentence in _chunk_claim_sentences(chunk.chunk_text, chunk.section_heading)
+    ]
+
+
+@lru_cache(maxsize=4096)
+def _chunk_claim_sentences(
+    chunk_text: str, heading: str | None
+) -> tuple[tuple[int, int, int, str], ...]:
+    """`claim_sentences` of one chunk, without its index: read once per chunk."""
+    instructions = set(instruction_spans(chunk_text))
+    return tuple(
+        (position, start, end, chunk_text[start:end])
+        for position, (start, end) in enumerate(split_sentences(chunk_text))
+        if (start, end) not in instructions and is_statement(chunk_text[start:end], heading)
+    )
 
 
 def _ends_sentence(text: str) -> bool:
