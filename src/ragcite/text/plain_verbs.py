@@ -22,7 +22,9 @@ from functools import partial
 Forms = tuple[str, ...]  # base, third person, past, -ing
 
 # Everyday verb (its four forms) = a formal verb a policy may write for it (its four forms);
-# a verb with several formal ones has a line for each, in the order they are tried.
+# a verb with several formal ones has a line for each, in the order they are tried. Verbs
+# that say the same, none more formal, stand on one line apart by " | ": each is read as
+# the others, in the line's order.
 _TABLE = """
 come back for, comes back for, came back for, coming back for = collect, collects, collected, collecting
 come back, comes back, came back, coming back = return, returns, returned, returning
@@ -106,29 +108,36 @@ cut off, cuts off, cut off, cutting off = suspend, suspends, suspended, suspendi
 go bust, goes bust, went bust, going bust = close, closes, closed, closing
 go bust, goes bust, went bust, going bust = fail, fails, failed, failing
 pop out, pops out, popped out, popping out = leave, leaves, left, leaving
-hang on to, hangs on to, hung on to, hanging on to = keep, keeps, kept, keeping
 hang onto, hangs onto, hung onto, hanging onto = keep, keeps, kept, keeping
 kick in, kicks in, kicked in, kicking in = take effect, takes effect, took effect, taking effect
 give up, gives up, gave up, giving up = resign, resigns, resigned, resigning
-roll over, rolls over, rolled over, rolling over = carry forward, carries forward, carried forward, carrying forward
-roll over, rolls over, rolled over, rolling over = carry over, carries over, carried over, carrying over
-carry over, carries over, carried over, carrying over = roll over, rolls over, rolled over, rolling over
-carry over, carries over, carried over, carrying over = carry forward, carries forward, carried forward, carrying forward
-carry forward, carries forward, carried forward, carrying forward = roll over, rolls over, rolled over, rolling over
-carry forward, carries forward, carried forward, carrying forward = carry over, carries over, carried over, carrying over
 give up, gives up, gave up, giving up = end, ends, ended, ending
 give up, gives up, gave up, giving up = surrender, surrenders, surrendered, surrendering
 give up, gives up, gave up, giving up = cancel, cancels, cancelled, cancelling
+roll over, rolls over, rolled over, rolling over | carry forward, carries forward, carried forward, carrying forward | carry over, carries over, carried over, carrying over
 """
 
 
 def _table() -> tuple[tuple[Forms, tuple[Forms, ...]], ...]:
     grouped: dict[Forms, list[Forms]] = {}
     for line in _TABLE.strip().splitlines():
-        plain, _, formal = line.partition("=")
-        key = tuple(f.strip() for f in plain.split(","))
-        grouped.setdefault(key, []).append(tuple(f.strip() for f in formal.split(",")))
+        for plain, formal in _pairs(line):
+            grouped.setdefault(plain, []).append(formal)
     return tuple((plain, tuple(formal)) for plain, formal in grouped.items())
+
+
+def _pairs(line: str) -> list[tuple[Forms, Forms]]:
+    """(everyday verb, formal verb) of a table line: "a = b", or each of "a | b | c" with
+    each of the others."""
+    if "|" not in line:
+        plain, _, formal = line.partition("=")
+        return [(_forms(plain), _forms(formal))]
+    same = [_forms(verb) for verb in line.split("|")]
+    return [(verb, other) for verb in same for other in same if other != verb]
+
+
+def _forms(verb: str) -> Forms:
+    return tuple(f.strip() for f in verb.split(","))
 
 
 PLAIN_VERBS = _table()
