@@ -25,6 +25,7 @@ from pathlib import Path
 from ragcite.config import ChunkSettings, IngestSettings
 from ragcite.embed.base import Embedder, SpanVectors, Vectors
 from ragcite.errors import IngestError, RagciteError
+from ragcite.index.collect import collect_files
 from ragcite.index.embed_steps import embed_in_steps
 from ragcite.index.identity import (
     check_may_replace,
@@ -38,12 +39,12 @@ from ragcite.index.ingest_outcomes import (
     OutcomesInOrder,
     ProgressCallback,
 )
+from ragcite.index.load_ahead import LoadAhead
 from ragcite.index.reread import reads_the_same, rereads, unchanged
 from ragcite.index.source_chunks import embedding_text, source_chunks
 from ragcite.index.store import NewVersion, Store
 from ragcite.index.version_embedding import VersionPlan, embed_together, plan_version
 from ragcite.ingest.chunker import chunk_text
-from ragcite.ingest.files import scan_folder
 from ragcite.ingest.fingerprint import declared_document_id, file_fingerprint
 from ragcite.ingest.limits import LoadLimits
 from ragcite.ingest.loaders import SUPPORTED_EXTENSIONS, load_document
@@ -81,33 +82,6 @@ class Indexer:
         # version's text and chunks (`index.reread`).
         self.reread = reread
 
-    def collect(self, paths: Iterable[Path]) -> tuple[list[tuple[Path, Path]], list[FileOutcome]]:
-        """(file, root) pairs to ingest, and outcomes decided already: missing paths fail,
-        files of unknown types inside a folder are skipped (named alone, they fail), and
-        symlink loops, broken links and unreadable folders are reported as skipped."""
-        files: list[tuple[Path, Path]] = []
-        decided: list[FileOutcome] = []
-        for path in paths:
-            if not path.exists():
-                decided.append(FileOutcome(path, "failed", error=f"{path}: no such file or folder"))
-                continue
-            if not path.is_dir():
-                files.append((path, path.parent))
-                continue
-            scan = scan_folder(path)
-            for found in scan.files:
-                if found.suffix.lower() in SUPPORTED_EXTENSIONS:
-                    files.append((found, path))
-                else:
-                    decided.append(
-                        FileOutcome(found, "skipped", error=f"{found}: not a supported file type")
-                    )
-            decided.extend(
-                FileOutcome(where, "skipped", error=f"{where}: {why}")
-                for where, why in scan.problems
-            )
-        return files, decided
-
     def ingest(
         self,
         paths: Iterable[Path],
@@ -120,36 +94,39 @@ class Indexer:
         """Ingest files and folders; `on_start` hears how many files, `on_file` each outcome,
         `on_chunks` the embedding progress inside each file."""
         started = time.perf_counter()
-        files, decided = self.collect(paths)
+        files, decided = collect_files(paths)
         if on_start is not None:
             on_start(len(files))
         report = IngestReport(outcomes=list(decided))
         outcomes = OutcomesInOrder(len(files), report.outcomes, on_file)
         group: list[tuple[int, _Prepared]] = []  # files waiting to be embedded together
+        with LoadAhead(self.limits, metadata) as ahead:
 
-        def flush() -> None:
-            stored = self._store_group([p for _, p in group])
-            for (slot, _), outcome in zip(group, stored, strict=True):
-                outcomes.set(slot, outcome)
-            group.clear()
+            def flush(upcoming: int) -> None:
+                if group:  # the next files load while this group embeds
+                    ahead.queue(files[upcoming:], partial(self._may_load, metadata))
+                stored = self._store_group([p for _, p in group])
+                for (slot, _), outcome in zip(group, stored, strict=True):
+                    outcomes.set(slot, outcome)
+                group.clear()
 
-        for slot, (path, root) in enumerate(files):
-            job = self._job(path, root, metadata, None, on_chunks)
-            prepared = self._prepare_safely(job)
-            if not isinstance(prepared, FileOutcome) and any(
-                p.document.document_id == prepared.document.document_id for _, p in group
-            ):  # a second version of a document: prepared again once the first is stored
-                flush()
+            for slot, (path, root) in enumerate(files):
+                job = self._job(path, root, metadata, None, on_chunks, ahead)
                 prepared = self._prepare_safely(job)
-            if isinstance(prepared, FileOutcome):
-                outcomes.set(slot, prepared)
-                continue
-            if len(prepared.plan.texts) >= ALONE_TEXTS:  # alone: progress and time checks
-                flush()
-            group.append((slot, prepared))
-            if sum(len(p.plan.texts) for _, p in group) >= GROUP_TEXTS:
-                flush()
-        flush()
+                if not isinstance(prepared, FileOutcome) and any(
+                    p.document.document_id == prepared.document.document_id for _, p in group
+                ):  # a second version of a document: prepared again once the first is stored
+                    flush(slot)
+                    prepared = self._prepare_safely(job)
+                if isinstance(prepared, FileOutcome):
+                    outcomes.set(slot, prepared)
+                    continue
+                if len(prepared.plan.texts) >= ALONE_TEXTS:  # alone: progress and time checks
+                    flush(slot + 1)
+                group.append((slot, prepared))
+                if sum(len(p.plan.texts) for _, p in group) >= GROUP_TEXTS:
+                    flush(slot + 1)
+            flush(len(files))
         report.seconds = time.perf_counter() - started
         return report
 
@@ -180,15 +157,28 @@ class Indexer:
         metadata: DocumentMetadata | None,
         source_uri: str | None,
         on_chunks: ChunkProgress | None,
+        ahead: LoadAhead | None = None,
     ) -> _Job:
+        # The time limit counts from when the file began loading, ahead or now.
+        started = (ahead and ahead.started(path)) or time.monotonic()
         return _Job(
             path=path,
             root=root,
             metadata=metadata or DocumentMetadata(),
             source=source_uri or str(path.resolve()),
-            limits=LoadLimits.from_settings(self.limits, started=time.monotonic()),
+            limits=LoadLimits.from_settings(self.limits, started=started),
             on_chunks=on_chunks,
+            ahead=ahead,
         )
+
+    def _may_load(self, metadata: DocumentMetadata | None, path: Path, root: Path) -> bool:
+        """Whether a file is worth loading ahead: not stored before from these bytes."""
+        job = self._job(path, root, metadata, None, None)
+        try:
+            job.limits.check_size(path)
+            return self._stored_unchanged(job, file_fingerprint(path, job.metadata)) is None
+        except RagciteError:  # it fails in its turn
+            return False
 
     def _prepare_safely(self, job: _Job) -> _Prepared | FileOutcome:
         """`_prepare`, or the file's outcome: unchanged, or failed (never raises)."""
@@ -205,11 +195,13 @@ class Indexer:
             raise IngestError(str(path), f"unsupported file type; supported: {supported}")
         limits.check_size(path)
         fingerprint = file_fingerprint(path, job.metadata)
-        preliminary_id = job.metadata.document_id or declared_document_id(path)
-        known = self._known(preliminary_id or self._derived_id(job), fingerprint)
-        if known is not None and not rereads(known, self.reread):
+        known = self._stored_unchanged(job, fingerprint)
+        if known is not None:
             return unchanged(path, known)
-        extracted = load_document(path, metadata=job.metadata, limits=limits)
+        if job.ahead is not None:
+            extracted = job.ahead.take(path, limits)
+        else:
+            extracted = load_document(path, metadata=job.metadata, limits=limits)
         meta = extracted.metadata
         document_id = meta.document_id or self._derived_id(job)
         known = self._known(document_id, fingerprint)
@@ -313,6 +305,13 @@ class Indexer:
         added = (stored.document_id, stored.version, len(prepared.chunks), stored.version_name)
         return FileOutcome(job.path, "added", *added)
 
+    def _stored_unchanged(self, job: _Job, fingerprint: str) -> Document | None:
+        """The version stored before from the file's bytes, found by the ID it declares or
+        its path gives, unless it is to be read again (`reread`)."""
+        preliminary_id = job.metadata.document_id or declared_document_id(job.path)
+        known = self._known(preliminary_id or self._derived_id(job), fingerprint)
+        return known if known is not None and not rereads(known, self.reread) else None
+
     def _known(self, document_id: str, fingerprint: str) -> Document | None:
         """The version stored before from these bytes and metadata, if any."""
         return self.store.find_version_by_hash(document_id, fingerprint)
@@ -363,6 +362,7 @@ class _Job:
     source: str
     limits: LoadLimits
     on_chunks: ChunkProgress | None
+    ahead: LoadAhead | None  # loads files ahead while others embed
 
 
 def store_version(
