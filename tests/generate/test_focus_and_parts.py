@@ -544,6 +544,37 @@ def test_a_sentence_opening_in_the_case_the_best_one_sets_joins_it() -> None:
     assert next_step(asked, newer, [older, newer, during]) is during
 
 
+@pytest.mark.parametrize(
+    ("rule", "after", "asked"),
+    [
+        (
+            "Sandals, flip-flops, heels and open-toe shoes are not allowed in the lanes.",
+            "If you forget, you can borrow a pair of loan trainers from the bar for £3.00.",
+            "forgot proper shoes and only have sandals with me what can i do",
+        ),
+        (
+            "A First Aid at Work certificate can only be renewed with the refresher course "
+            "while it is in date or up to 28 days after it expires.",
+            "If it has been expired for longer than that, you will need to take the full "
+            "three-day course again.",
+            "my first aid at work cert expired about 2 months ago, can I just do the refresher?",
+        ),
+    ],
+)
+def test_a_sentence_whose_condition_is_the_case_before_it_joins_it(
+    rule: str, after: str, asked: str
+) -> None:
+    """ "If you forget, …" and "If … longer than that, …" say what applies in the case the
+    best sentence sets, cut short; a full condition of its own ("If you cancel before your
+    third clean, …") does not lean on it, and "If you do, …" only goes on with it."""
+    best, then = _candidate(rule, 0.44, 0, 2), _candidate(after, 0.30, 0, 3)
+    assert next_step(asked, best, [best, then]) is then
+    own = _candidate("If you cancel before your third clean, we charge a fee of £10.", 0.30, 0, 3)
+    assert next_step(asked, best, [best, own]) is None
+    allowed = _candidate("If you do, the new lock must be of the same standard.", 0.30, 0, 3)
+    assert next_step(asked, best, [best, allowed]) is None  # goes on with what is allowed
+
+
 def test_a_may_i_question_takes_the_rule_after_a_best_sentence_that_states_none() -> None:
     """ "Many families … later want an acoustic one." sets the scene; the rule that answers
     "can we upgrade later?" is the sentence after it."""

@@ -1,6 +1,6 @@
 """Sentences that join the best one though ranked a little below it: the one holding the
 question word every chosen sentence lacks (`rivals.closer_in_words`), the one stating the
-duration, amount or date asked for (`joining.states_what_is_asked`)."""
+duration, amount or date asked for, or the time of day (`joining.states_what_is_asked`)."""
 
 from __future__ import annotations
 
@@ -44,3 +44,22 @@ def test_the_close_sentence_stating_the_duration_asked_for_joins() -> None:
     assert states_what_is_asked("Who records support calls?", [best], [best, row]) is None
     far = _sentence(1, "Support call recordings — Retention period: 90 days", 0.40, 0.37)
     assert states_what_is_asked(question, [best], [best, far]) is None
+
+
+def test_a_sentence_giving_the_time_asked_for_joins_from_further_down() -> None:
+    """A what-time answer without a time of day is declined, so a sentence that gives one
+    joins from further below the best one than a date would, when it names something the
+    question names beyond the time ("night", "hot"); the library's hours are no answer to
+    when its cafe closes."""
+    question = "what time does the hot food come round on the night shift"
+    best = _sentence(0, "Part-time, shifts under 5 hours — Daily subsidy: £1.50", 0.63, 0.56)
+    night = _sentence(
+        1, "Night service — Days: Sunday to Thursday nights; Times: 01:00 to 02:30", 0.57, 0.40
+    )
+    assert states_what_is_asked(question, [best], [best, night]) is night
+    far = _sentence(1, "Night service — Times: 01:00 to 02:30", 0.45, 0.40)
+    assert states_what_is_asked(question, [best], [best, far]) is None
+    closed = _sentence(0, "The Library is closed on public holidays.", 0.59, 0.44)
+    hours = _sentence(1, "Term time — Monday-Friday: 9.00am - 7.00pm; Sunday: Closed", 0.57, 0.32)
+    asked = "What time does the library cafe close?"
+    assert states_what_is_asked(asked, [closed], [closed, hours]) is None

@@ -74,6 +74,7 @@ def test_the_next_sentence_prices_what_the_one_before_says_is_free() -> None:
         ("Students with a valid student card receive 10% off labour.", True),
         ("Group discount: organisations booking five or more places save 10%.", True),
         ("Pensioners pay the concession rate.", True),
+        ("Pay for a year upfront and get 13 cleans for the price of 12.", True),
         ("IBSP member - full conference (3 days) — Early Bird: £495; Standard: £595", False),
         ("Access tower 5.2m — Day: £66; Weekend: £99; Week: £132; Deposit: £250", False),
     ],

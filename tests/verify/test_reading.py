@@ -7,6 +7,7 @@ import pytest
 
 from ragcite.embed.cached import CachedEmbedder
 from ragcite.models import SourceChunk
+from ragcite.text.times_of_day import asks_time_of_day, gives_time_of_day
 from ragcite.train.reading_features import READING_FEATURES, reading_features
 from ragcite.verify.answer_types import type_spans
 from ragcite.verify.counts import gives_no_count
@@ -428,6 +429,11 @@ def test_whether_there_is_a_discount_is_answered_by_one_stated_without_its_amoun
     assert gives_no_price(asked, ["Classes run for 10 weeks a term."])
     farm = "The yard offers stabling for 28 horses with direct access to off-road hacking."
     assert gives_no_price("Is there a discount on livery if I keep two horses?", [farm])
+    # an offer is a discount, however it is worded
+    offer = "Pay a year in advance and get 13 cleans for the price of 12."
+    asked = "is there any discount if i pay for the whole year in one go?"
+    assert not gives_no_price(asked, [offer])
+    assert reading_conflict(asked, [(offer, _chunk(offer))]) is None
 
 
 @pytest.mark.parametrize(
@@ -753,3 +759,21 @@ def test_a_negated_circumstance_in_a_condition_is_not_the_questions_negation() -
     assert negation_unmatched("can I get a refund if I don't attend?", refund) == "n't"
     closed = "Staff are paid in full when the site is closed."
     assert negation_unmatched("am I paid if the site is closed and I can't work?", closed) == "n't"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "gives"),
+    [
+        ("Night service — Days: Sunday to Thursday nights; Times: 01:00 to 02:30", True),
+        ("Please put your bins out by 6.30am on your collection day.", True),
+        ("Reception closes at noon on Christmas Eve.", True),
+        ("Orders placed before 1400 hrs are sent the same day.", True),
+        ("The canteen is open Monday to Friday.", False),
+        ("Rooms hold up to 14 people.", False),
+        ("It lasts 13 pm, which is no time.", False),  # no such hour
+    ],
+)
+def test_a_time_of_day_is_read_in_digits_and_words(sentence: str, gives: bool) -> None:
+    assert gives_time_of_day(sentence) is gives
+    assert asks_time_of_day("what time does the hot food come round on the night shift")
+    assert not asks_time_of_day("When was the river system formed?")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Set
 from dataclasses import dataclass, replace
+from functools import partial
 
 from ragcite.generate.bridge import PRONOUNS, points_back
 from ragcite.generate.escalation import asks_past_first_step, escalates
@@ -22,6 +23,7 @@ from ragcite.text.contacts import gives_contact, is_contact_line, wanted_contact
 from ragcite.text.labels import label_of
 from ragcite.text.prices import asks_price, prices_the_other_case, states_price
 from ragcite.text.table_rows import is_table_row
+from ragcite.text.times_of_day import asks_time_of_day, gives_time_of_day
 from ragcite.text.words import content_stems, words
 
 # The question map may not make a price question answerable with a priced sentence less
@@ -56,6 +58,10 @@ _TYPED_FOCI = frozenset(("duration", "amount", "date", "consequence", "role", "p
 # a sentence ranked this close to the best one that states it joins when none chosen does.
 _MEASURED_FOCI = frozenset(("duration", "amount", "date"))
 _TYPED_MARGIN = 0.03
+# A what-time question's answer without a time of day is declined by the reading check, so
+# a sentence that gives one is joined from further down.
+_DECLINED_MARGIN = 0.12
+_CLOCK_STEMS = stems("time times hour hours open opens close closes start starts finish ends")
 # A rule's exception or limit leans on the rule (quoted with it when chosen), and on a may-I
 # or yes/no question it joins the rule, since it may decide the answer: "Gifts worth up to
 # EUR 50 may be accepted. Anything above that must be declined."
@@ -87,8 +93,17 @@ _CONTINUES = re.compile(rf"^\W*(?:(?:{PRONOUNS}|This|These|Those)\b|The\s+(?:lat
 # A sentence that opens in the time or case the best one sets ("Under a 2021 model lease,
 # there is an initial repair period of 10 years. During this period we will reimburse …")
 # says what applies then: it joins before a neighbour that is only close in rank.
+# So does one whose condition is the case before it, cut short ("Sandals are not allowed in
+# the lanes. If you forget, you can borrow a pair of loan trainers …"; "If not, …"; not "If
+# you do, …", which only goes on with what the best one allows) or past its limit ("… up to
+# 28 days after it expires. If it has been expired for longer than that, you will need …").
+_CUT_SHORT = (
+    r"If\s+(?:so|not)\b|If\s+you\s+(?:(?:do|did|can)\s+not|(?!(?:do|did|can)\b)[\w’']+)\s*,"
+)
+_PAST_ITS_LIMIT = r"If\b[^,.;]{0,60}?\b(?:than|after|beyond|past|over)\s+(?:that|this|then)\b"
 _IN_THAT_CASE = re.compile(
-    r"^\W*(?:During|In|After|Before|At|Within|From|Until|Under|For)\s+(?:this|that|these|those)\b"
+    r"^\W*(?:(?:During|In|After|Before|At|Within|From|Until|Under|For)\s+(?:this|that|these|"
+    rf"those)\b|{_CUT_SHORT}|{_PAST_ITS_LIMIT})"
 )
 # The foci on which a rule's exception joins the rule (see `_EXCEPTION`).
 _EXCEPTS = re.compile(rf"^\W*(?:{_EXCEPTION})")
@@ -310,12 +325,22 @@ def states_what_is_asked(
     ("Support call recordings — Retention period: 90 days" beside "Customer service
     records: … recordings of phone calls …" for "How long is the call recording kept?")."""
     focus = question_focus(query)
-    if focus not in _MEASURED_FOCI or any(states_focus(focus, c.text) for c in chosen):
+    if asks_time_of_day(query):  # a clock time, not any date: the reading check's test
+        states, margin, generic = gives_time_of_day, _DECLINED_MARGIN, _CLOCK_STEMS
+    elif focus in _MEASURED_FOCI:
+        states, margin, generic = partial(states_focus, focus), _TYPED_MARGIN, None
+    else:
+        return None
+    if any(states(c.text) for c in chosen):
         return None
     best = chosen[0]
+    # A sentence giving the time must name something the question names beyond what it asks
+    # for ("library", not "close", for "What time does the library cafe close?").
+    named = None if generic is None else stems(query) - generic
     stating = [
         c for c in candidates
-        if c not in chosen and rank(c) >= rank(best) - _TYPED_MARGIN and states_focus(focus, c.text)
+        if c not in chosen and rank(c) >= rank(best) - margin and states(c.text)
+        and (named is None or named & stems(c.text))
     ]  # fmt: skip
     return max(stating, key=rank) if stating else None
 

@@ -102,9 +102,11 @@ def prices_the_other_case(question: str, free: str, after: str) -> bool:
 # staff discount?") and a sentence that states one: a discount, a reduction or concession,
 # money or a share off, half price, a lower price, or free.
 _DISCOUNT_ASKED = re.compile(r"\b(?:discount(?:s|ed)?|reductions?|concessions?)\b", re.IGNORECASE)
+# An offer is a discount however it is worded: "13 cleans for the price of 12".
+_OFFER = r"for\s+the\s+price\s+of|buy\s+one,?\s+get\s+one"
 _DISCOUNT_SAID = re.compile(
     r"\b(?:discount\w*|reduc\w*|concession\w*|cheaper|lower|less|off|free|waived|"
-    r"half[\s-]price|social\s+tariff)\b|\d\s?%|\bper\s?cent\b",
+    rf"half[\s-]price|social\s+tariff|{_OFFER})\b|\d\s?%|\bper\s?cent\b",
     re.IGNORECASE,
 )
 
@@ -120,13 +122,17 @@ def states_discount(sentence: str) -> bool:
 
     >>> states_discount("Residents aged 70 or over pay half price for all visitor hours.")
     True
+    >>> states_discount("Pay a year in advance and get 13 cleans for the price of 12.")
+    True
     """
     return bool(_DISCOUNT_SAID.search(sentence))
 
 
 # A discount named as such, amount or not ("We offer a sibling discount …"): narrower than
 # `states_discount`, whose "off", "less" and "lower" also stand in "off-road" or "less than".
-_DISCOUNT_NAMED = re.compile(r"\b(?:discount|reduction|concession)s?\b", re.IGNORECASE)
+_DISCOUNT_NAMED = re.compile(
+    rf"\b(?:(?:discount|reduction|concession)s?|{_OFFER})\b", re.IGNORECASE
+)
 
 
 def names_discount(sentence: str) -> bool:

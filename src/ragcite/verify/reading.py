@@ -40,12 +40,12 @@ from ragcite.text.prices import (
 from ragcite.text.sentences import split_sentences
 from ragcite.text.stems import stem
 from ragcite.text.table_rows import is_table_row
+from ragcite.text.times_of_day import asks_time_of_day, gives_time_of_day
 from ragcite.text.words import content_stems, words
 from ragcite.verify.answer_types import names_a_person, names_someone_new
 from ragcite.verify.counts import gives_no_count
 from ragcite.verify.opposites import opposite_pair
 from ragcite.verify.stated_years import year_unmatched
-from ragcite.verify.support.quantities import quantities
 
 Quote = tuple[str, SourceChunk]
 _NEGATING_PREFIXES = ("un", "non", "dis", "in", "im")
@@ -134,18 +134,6 @@ _SAID_OTHERWISE = (
         ),
         re.compile(r"\b(?:cancel\w*|postpone\w*|called\s+off)\b", re.IGNORECASE),
     ),
-)
-# A question asking for a clock time ("What time does the restaurant open?"; not "What time
-# did a river system develop?", which asks when), and a time of day a sentence may give.
-_WHAT_TIME = re.compile(
-    r"\bwhat\s+(?:time|times|hours)\s+(?:does|do|is|are|will|can|should|must|would|could)\b",
-    re.IGNORECASE,
-)
-# Times of day written without clock digits; "9:30am" and "17:00" are read as quantities.
-_TIME_IN_WORDS = re.compile(
-    r"\b\d{4}\s*(?:hrs|hours)\b|"
-    r"\b(?:noon|midday|midnight|o'clock|24\s+hours|24/7|close\s+of\s+business)\b",
-    re.IGNORECASE,
 )
 _NAME_OF = re.compile(r"\bnames?\s+of\b", re.IGNORECASE)
 # "Who is responsible for …?" is answered by a sentence addressed to the reader: a policy's
@@ -261,9 +249,9 @@ def gives_no_time(question: str, quoted: Sequence[str]) -> bool:
     """Whether a what-time question ("What time does the restaurant serve dinner?", "What
     hours is support open?") is met by sentences that hold no time of day ("The daily meal
     allowance covers breakfast, lunch, dinner …")."""
-    if not _WHAT_TIME.search(question):
+    if not asks_time_of_day(question):
         return False
-    return not any(_gives_time(sentence) for sentence in quoted)
+    return not any(gives_time_of_day(sentence) for sentence in quoted)
 
 
 def gives_no_contact(question: str, quoted: Sequence[str]) -> str | None:
@@ -298,11 +286,6 @@ def gives_no_discount(question: str, quoted: Sequence[str]) -> bool:
     met by sentences that state none (`states_discount`): a price row is no discount."""
     asked = question_proper(question)
     return asks_discount(asked) and not any(states_discount(s) for s in quoted)
-
-
-def _gives_time(sentence: str) -> bool:
-    """Whether `sentence` gives a time of day ("no later than 9:30am", "07:00", "noon")."""
-    return bool(_TIME_IN_WORDS.search(sentence)) or any(q.time_of_day for q in quantities(sentence))
 
 
 def reading_conflict(question: str, quotes: Sequence[Quote]) -> str | None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ragcite.text.ordinals import ORDINALS
+from ragcite.text.times_of_day import CLOCK_TIME
 
 _UNITS = "one two three four five six seven eight nine".split()
 _TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen"
@@ -94,11 +95,6 @@ _ONE_UNIT = re.compile(
 )
 _ADVERB_UNITS = {"annually": "year", "yearly": "year", "quarterly": "quarter"}
 _ADVERB_UNITS.update({"monthly": "month", "weekly": "week", "daily": "day", "hourly": "hour"})
-_TIME = re.compile(
-    r"(?=\d)(?<![\w:.])(?:(\d{1,2})(?:[:.]([0-5]\d))?\s*([ap])\.?\s?m\b\.?"
-    r"|([01]?\d|2[0-3]):([0-5]\d)\b)",
-    re.IGNORECASE,
-)
 _ISO_DATE = re.compile(r"\b(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])\b")
 _MONTHS = (
     "January February March April May June July August September October November December".split()
@@ -145,7 +141,7 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
     """`quantities`, read once per text (a passage's numbers for each claim citing it)."""
     found: list[Quantity] = []
     taken: list[tuple[int, int]] = []
-    for match in _TIME.finditer(text):
+    for match in CLOCK_TIME.finditer(text):
         hour, minute, half, hour24, minute24 = match.groups()
         if half:
             if int(hour) > 12:
