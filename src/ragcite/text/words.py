@@ -72,6 +72,15 @@ IRREGULAR_PARTICIPLES = frozenset(
 HEDGES = frozenset(
     "really just only also still even ever actually already definitely probably".split()
 )
+# Contractions typed without their apostrophe ("he didnt live here", "whats the fee"): no
+# typo of a passage word ("dont" is not "done").
+UNAPOSTROPHISED = frozenset(
+    """
+    didnt doesnt isnt arent wasnt werent hasnt havent hadnt shouldnt couldnt wouldnt mustnt
+    neednt dont cant wont aint im ive youre youve theyre theyve weve whats thats theres hows
+    whos wheres shes hes
+    """.split()
+)
 QUESTION_WORDS = frozenset("long many much called named known name one done either".split())
 # What a question's wording is made of besides its content: stopwords and question words.
 QUESTION_STOPWORDS = STOPWORDS | QUESTION_WORDS

@@ -8,7 +8,7 @@ shape ("how soon", "what is the deadline", "the previous policy":
 the question's MiniLM embedding by at least `MIN_SALIENCE` (or, with the other missing
 words, by `JOINT_SALIENCE`). It is covered when the passages the answer quotes (title, section and
 text) hold it, as the same stem, a word sharing its first letters ("closure" and
-"closed"), a word it misspells in lower case ("anual": `ragcite.verify.typos`), a close
+"closed"), a word it misspells in lower case ("anual": `ragcite.retrieve.typos`), a close
 synonym by MiniLM word similarity ("vacation" and "holidays") beside the quote, or the kind of
 thing it is ("spaniel": "dogs", `ragcite.text.hypernyms`) unless the question asks whether the
 thing is there or what it costs ("Is there a sauna?": a room is no sauna). A
@@ -43,6 +43,7 @@ from ragcite.generate.focus import leading_statement, question_proper
 from ragcite.generate.lists import lead_ins
 from ragcite.models import SourceChunk
 from ragcite.rerank.question_parts import ASKS, question_parts
+from ragcite.retrieve.typos import name_typo_of, typo_of
 from ragcite.text.contacts import CONTACT_WORDS, wanted_contact
 from ragcite.text.hypernyms import broader_words
 from ragcite.text.prices import PRICE_STEMS, asks_cost_of_it, asks_price
@@ -66,7 +67,6 @@ from ragcite.verify.topic_words import (
     purpose_words,
     topic_words,
 )
-from ragcite.verify.typos import name_typo_of, typo_of
 
 # Removing a topic word moves the question's embedding at least this far (1 - cosine):
 # on the demo questions "dental" 0.16, "sabbatical" 0.15, "party" 0.12; "handling" 0.01.

@@ -24,6 +24,7 @@ from ragcite.text.words import (
     IRREGULAR_PARTICIPLES,
     QUESTION_WORDS,
     STOPWORDS,
+    UNAPOSTROPHISED,
     content_words,
     tokens,
     words,
@@ -100,11 +101,9 @@ _CONTRACTED = frozenset(
 # How people type in a hurry: contractions without their apostrophe ("he didnt live here",
 # "whats the fee", "cant find it") and the hedges and courtesies around a question ("its
 # quite old i think", "maybe", "please", "cheers"). None names what the question is about.
-_CASUAL = frozenset(
+_CASUAL = UNAPOSTROPHISED | frozenset(
     """
-    didnt doesnt isnt arent wasnt werent hasnt havent hadnt shouldnt couldnt wouldnt mustnt
-    neednt dont cant wont aint im ive youre youve theyre theyve weve whats thats theres hows
-    whos wheres shes hes quite think thinking reckon guess wondering wonder maybe perhaps probably
+    quite think thinking reckon guess wondering wonder maybe perhaps probably
     please thanks thank cheers hello hiya sorry basically chance
     """.split()
 )

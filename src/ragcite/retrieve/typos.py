@@ -1,4 +1,6 @@
-"""A question word that is a typo of a passage word ("anual" for "annual").
+"""A question word that is a typo of a passage word ("anual" for "annual"), and the question
+retrieved again with the passages' spelling ("what if we miss the balence payment?": the
+keyword lookup finds no "balence", and the passages write "balance").
 
 A word counts as a typo when MiniLM's vocabulary (about 20,000 whole English words, shipped
 with its tokenizer) does not know it and one edit — a letter added, dropped or changed, or two
@@ -12,16 +14,21 @@ a short name one letter from another ("Jon", "Joan") may be someone else.
     True
     >>> typo_of("prize", {"price"})
     False
+    >>> correct_typos("what if we miss the balence payment?", ["The balance is due in May."])
+    'what if we miss the balance payment?'
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from importlib import resources
 
 from ragcite.embed.static import TOKENIZER_FILE
+from ragcite.text.words import UNAPOSTROPHISED
 
 MIN_LETTERS = 4
 MIN_NAME_LETTERS = 7
@@ -73,3 +80,44 @@ def name_typo_of(name: str, words: Iterable[str]) -> bool:
         len(other) >= MIN_NAME_LETTERS and other not in known and one_edit_apart(name, other)
         for other in words
     )
+
+
+_LOWER_WORD = re.compile(r"\b[a-z]+\b")
+_WORD = re.compile(r"\b[A-Za-z]+\b")
+
+
+def correct_typos(question: str, passages: Sequence[str]) -> str:
+    """`question` with each word it misspells in lower case (`typo_of`) written as the
+    passages write it, when they do not use it and one word of theirs, the most frequent, is
+    a slip of it (`_slip_of`); unchanged otherwise."""
+    known = vocabulary()
+    asked = {
+        w
+        for w in _LOWER_WORD.findall(question)
+        if len(w) >= MIN_LETTERS and w not in known and w not in UNAPOSTROPHISED
+    }
+    if not asked:
+        return question
+    used = Counter(w.lower() for passage in passages for w in _WORD.findall(passage))
+    fixes: dict[str, str] = {}
+    for word in sorted(asked - set(used)):
+        near = sorted(
+            ((n, w) for w, n in used.items() if len(w) >= MIN_LETTERS and _slip_of(word, w)),
+            reverse=True,
+        )
+        if near and (len(near) == 1 or near[0][0] > near[1][0]):
+            fixes[word] = near[0][1]
+    if not fixes:
+        return question
+    return _LOWER_WORD.sub(lambda m: fixes.get(m.group(0), m.group(0)), question)
+
+
+def _slip_of(word: str, other: str) -> bool:
+    """Whether `other` is `word` with one slip of the keys inside it ("balence": "balance",
+    "accomodation": "accommodation"): one edit, neither at the first letter ("rata" is not
+    "data") nor at the last, where a word's other forms differ ("cheque": "cheques",
+    "approves": "approved", "plagiarise": "plagiarism")."""
+    if not one_edit_apart(word, other) or word[0] != other[0]:
+        return False
+    start = next((i for i, (a, b) in enumerate(zip(word, other, strict=False)) if a != b), None)
+    return start is not None and start < min(len(word), len(other)) - 1
