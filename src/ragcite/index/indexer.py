@@ -204,7 +204,7 @@ class Indexer:
             extracted = load_document(path, metadata=job.metadata, limits=limits)
         meta = extracted.metadata
         document_id = meta.document_id or self._derived_id(job)
-        known = self._known(document_id, fingerprint)
+        known = self.store.find_version_by_hash(document_id, fingerprint)
         if known is not None and not rereads(known, self.reread):
             return unchanged(path, known)
         latest = self.store.latest_version(document_id)
@@ -263,10 +263,12 @@ class Indexer:
         return stored
 
     def _embed_group(self, group: list[_Prepared]) -> list[tuple[Vectors, SpanVectors | None]]:
-        """Every file's texts through the model together, in steps of `ingest.embed_batch`;
-        a file alone is time-checked and reports progress (`on_chunks`) after each step."""
+        """Every file's texts through the model together: a file alone in steps of
+        `ingest.embed_batch`, time-checked and reporting progress (`on_chunks`) after each, a
+        group in one step (sorted by length across all its texts, it pads least)."""
         job, total = group[0].job, len(group[0].plan.texts)
         alone, notify = len(group) == 1, group[0].job.on_chunks
+        step = self.limits.embed_batch if alone else sum(len(p.plan.texts) for p in group)
 
         def check(done: int) -> None:
             if alone:
@@ -275,7 +277,7 @@ class Indexer:
         return embed_together(
             self.embedder,
             [p.plan for p in group],
-            self.limits.embed_batch,
+            step,
             check=check,
             progress=(lambda done: notify(job.path, done, total)) if alone and notify else None,
         )
@@ -309,12 +311,10 @@ class Indexer:
         """The version stored before from the file's bytes, found by the ID it declares or
         its path gives, unless it is to be read again (`reread`)."""
         preliminary_id = job.metadata.document_id or declared_document_id(job.path)
-        known = self._known(preliminary_id or self._derived_id(job), fingerprint)
+        known = self.store.find_version_by_hash(
+            preliminary_id or self._derived_id(job), fingerprint
+        )
         return known if known is not None and not rereads(known, self.reread) else None
-
-    def _known(self, document_id: str, fingerprint: str) -> Document | None:
-        """The version stored before from these bytes and metadata, if any."""
-        return self.store.find_version_by_hash(document_id, fingerprint)
 
     def _derived_id(self, job: _Job) -> str:
         """The path-derived ID; a file stored before under its legacy ID keeps that one."""
