@@ -28,6 +28,7 @@ from functools import lru_cache
 from importlib import resources
 
 from ragcite.embed.static import TOKENIZER_FILE
+from ragcite.text.stems import stem
 from ragcite.text.words import UNAPOSTROPHISED
 
 MIN_LETTERS = 4
@@ -39,6 +40,13 @@ def vocabulary() -> frozenset[str]:
     """The whole words of the shipped MiniLM tokenizer's vocabulary (lower case)."""
     raw = resources.files("ragcite.embed").joinpath(TOKENIZER_FILE).read_text(encoding="utf-8")
     return frozenset(w for w in json.loads(raw)["model"]["vocab"] if w.isalpha())
+
+
+@lru_cache(maxsize=1)
+def _vocabulary_stems() -> frozenset[str]:
+    """The stems of the vocabulary's words: a question word with one of them is a form of a
+    known word ("invoices", "recharged"), not a typo."""
+    return frozenset(stem(w) for w in vocabulary())
 
 
 def one_edit_apart(a: str, b: str) -> bool:
@@ -84,32 +92,58 @@ def name_typo_of(name: str, words: Iterable[str]) -> bool:
 
 _LOWER_WORD = re.compile(r"\b[a-z]+\b")
 _WORD = re.compile(r"\b[A-Za-z]+\b")
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
 def correct_typos(question: str, passages: Sequence[str]) -> str:
     """`question` with each word it misspells in lower case (`typo_of`) written as the
     passages write it, when they do not use it and one word of theirs, the most frequent, is
     a slip of it (`_slip_of`); unchanged otherwise."""
-    known = vocabulary()
+    known, known_stems = vocabulary(), _vocabulary_stems()
     asked = {
         w
         for w in _LOWER_WORD.findall(question)
-        if len(w) >= MIN_LETTERS and w not in known and w not in UNAPOSTROPHISED
+        if len(w) >= MIN_LETTERS
+        and w not in known
+        and w not in UNAPOSTROPHISED
+        and stem(w) not in known_stems  # "invoices": a form of a word it knows
     }
     if not asked:
         return question
-    used = Counter(w.lower() for passage in passages for w in _WORD.findall(passage))
+    counts = [_word_counts(passage) for passage in passages]
+    used = set().union(*counts)
     fixes: dict[str, str] = {}
-    for word in sorted(asked - set(used)):
-        near = sorted(
-            ((n, w) for w, n in used.items() if len(w) >= MIN_LETTERS and _slip_of(word, w)),
-            reverse=True,
-        )
-        if near and (len(near) == 1 or near[0][0] > near[1][0]):
-            fixes[word] = near[0][1]
+    for word in sorted(asked - used):
+        near = Counter({w: sum(c[w] for c in counts) for w in _one_edit(word) & used})
+        ranked = near.most_common(2)
+        alone = ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1])  # no tie
+        if alone and _slip_of(word, ranked[0][0]):
+            fixes[word] = ranked[0][0]
     if not fixes:
         return question
     return _LOWER_WORD.sub(lambda m: fixes.get(m.group(0), m.group(0)), question)
+
+
+@lru_cache(maxsize=4096)
+def _word_counts(passage: str) -> Counter[str]:
+    """How often a passage writes each word, in lower case (read once per passage)."""
+    return Counter(w.lower() for w in _WORD.findall(passage))
+
+
+def _one_edit(word: str) -> set[str]:
+    """The words one edit after `word`'s first letter makes: a letter added, dropped or
+    changed, or two neighbours swapped."""
+    out: set[str] = set()
+    for i in range(1, len(word) + 1):
+        head, tail = word[:i], word[i:]
+        out.update(head + c + tail for c in _LETTERS)
+        if tail:
+            out.add(head + tail[1:])
+            out.update(head + c + tail[1:] for c in _LETTERS)
+        if len(tail) > 1:
+            out.add(head + tail[1] + tail[0] + tail[2:])
+    out.discard(word)
+    return out
 
 
 def _slip_of(word: str, other: str) -> bool:
