@@ -39,7 +39,7 @@ from ragcite.index.ingest_outcomes import (
     OutcomesInOrder,
     ProgressCallback,
 )
-from ragcite.index.load_ahead import LoadAhead
+from ragcite.index.load_ahead import AHEAD_FILES, LoadAhead
 from ragcite.index.reread import reads_the_same, rereads, unchanged
 from ragcite.index.source_chunks import embedding_text, source_chunks
 from ragcite.index.store import NewVersion, Store
@@ -100,11 +100,11 @@ class Indexer:
         report = IngestReport(outcomes=list(decided))
         outcomes = OutcomesInOrder(len(files), report.outcomes, on_file)
         group: list[tuple[int, _Prepared]] = []  # files waiting to be embedded together
-        with LoadAhead(self.limits, metadata) as ahead:
+        with LoadAhead(self.limits, metadata or DocumentMetadata()) as ahead:
 
             def flush(upcoming: int) -> None:
                 if group:  # the next files load while this group embeds
-                    ahead.queue(files[upcoming:], partial(self._may_load, metadata))
+                    ahead.queue(files[upcoming : upcoming + AHEAD_FILES], self._may_load)
                 stored = self._store_group([p for _, p in group])
                 for (slot, _), outcome in zip(group, stored, strict=True):
                     outcomes.set(slot, outcome)
@@ -171,7 +171,7 @@ class Indexer:
             ahead=ahead,
         )
 
-    def _may_load(self, metadata: DocumentMetadata | None, path: Path, root: Path) -> bool:
+    def _may_load(self, path: Path, root: Path, metadata: DocumentMetadata) -> bool:
         """Whether a file is worth loading ahead: not stored before from these bytes."""
         job = self._job(path, root, metadata, None, None)
         try:

@@ -7,13 +7,14 @@ worker thread, and the indexer takes each one's text when it reaches the file in
 loading it then. Nothing else is done ahead: whether a file is unchanged, its document
 ID and version, and every write stay on the indexer's thread, in file order.
 
-Only files that may need loading are loaded ahead (the indexer says which: not stored
-before with the same bytes), at most `AHEAD_FILES` files and `AHEAD_BYTES` bytes of them,
-so re-ingesting an unchanged corpus parses nothing it did not before. A file's time limit
+Only files that may need loading are loaded ahead (the indexer says which, of the next
+`AHEAD_FILES`: not stored before with the same bytes), at most `AHEAD_FILES` files and
+`AHEAD_BYTES` bytes of them, so re-ingesting an unchanged corpus parses nothing it did not
+before. A file's time limit
 counts from when its loading began, whichever thread began it.
 
     >>> with LoadAhead(settings.ingest, metadata) as ahead:
-    ...     ahead.queue([(path_2, root), (path_3, root)], wanted)  # before a group embeds
+    ...     ahead.queue([(path_2, root), (path_3, root)], wanted)  # as a group embeds
     ...     text = ahead.take(path_2, limits)  # loaded already, or loaded now
 """
 
@@ -30,7 +31,7 @@ from ragcite.ingest.limits import LoadLimits
 from ragcite.ingest.loaders import load_document
 from ragcite.ingest.types import DocumentMetadata, ExtractedText
 
-Wanted = Callable[[Path, Path], bool]  # (file, root): worth loading ahead
+Wanted = Callable[[Path, Path, DocumentMetadata], bool]  # worth loading ahead
 
 AHEAD_FILES = 32
 AHEAD_BYTES = 64 * 1024 * 1024
@@ -41,7 +42,7 @@ __all__ = ["AHEAD_BYTES", "AHEAD_FILES", "LoadAhead"]
 class LoadAhead:
     """A worker thread that loads queued files; `take` returns a file's text."""
 
-    def __init__(self, settings: IngestSettings, metadata: DocumentMetadata | None) -> None:
+    def __init__(self, settings: IngestSettings, metadata: DocumentMetadata) -> None:
         self._settings = settings
         self._metadata = metadata
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ragcite-load")
@@ -49,13 +50,13 @@ class LoadAhead:
         self._started: dict[Path, float] = {}
 
     def queue(self, files: Iterable[tuple[Path, Path]], wanted: Wanted) -> None:
-        """Load these (file, root) pairs ahead, in order, those `wanted`, up to the limits on
-        files and bytes waiting."""
+        """Load these (file, root) pairs ahead, in order, those `wanted` (asked with the
+        ingest's metadata), up to the limits on files and bytes waiting."""
         waiting = sum(_size(p) for p in self._loading)
         for path, root in files:
             if len(self._loading) >= AHEAD_FILES:
                 return
-            if path in self._loading or not wanted(path, root):
+            if path in self._loading or not wanted(path, root, self._metadata):
                 continue
             waiting += _size(path)
             if waiting > AHEAD_BYTES and self._loading:
