@@ -469,6 +469,31 @@ def test_neighbours_a_bump_and_sandwiches_are_read_in_the_passages_words() -> No
     assert formal_words("can we bring our own sandwiches?", party) == ("can we bring our own food?")
 
 
+def test_a_stall_a_season_ticket_rain_and_pensioners_are_read_in_the_passages_words() -> None:
+    boot_sale = [
+        "Children under 14 must not run a pitch on their own.",
+        "A car season pass costs £80.00.",
+        "4. Bad weather: if the sale is cancelled before it opens, your fee is carried over.",
+    ]
+    assert formal_words("can my son do the stall by himself?", boot_sale) == (
+        "can my son do the pitch by himself?"
+    )
+    assert formal_words("how much is the season ticket?", boot_sale) == (
+        "how much is the season pass?"
+    )
+    assert formal_words("if it's chucking it down do I get my money back", boot_sale) == (
+        "if it's bad weather do I get my money back"
+    )
+    drains = ["3.3 Customers aged 70 or over receive 10% off any job."]
+    assert formal_words("do pensioners get any money off?", drains) == (
+        "do aged 70 get any money off?"
+    )
+    shoot = ["You do not need a shotgun certificate to have a lesson with us."]
+    assert formal_words("do I need a shotgun licence?", shoot) == (
+        "do I need a shotgun certificate?"
+    )
+
+
 def test_coming_back_for_a_thing_is_collecting_it() -> None:
     terms = ["7.4 If you still do not collect or contact us, we may sell the instrument."]
     assert formal_verbs("what happens if I just never come back for my guitar", terms) == (

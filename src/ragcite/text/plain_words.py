@@ -105,8 +105,8 @@ stormy = storms, storm, thunderstorms, thunderstorm
 foggy = fog
 shoot = session, sitting
 bad weather = severe weather, adverse weather
-pensioner = senior, concession, over 60
-oap = senior, concession, over 60
+pensioner = senior, concession, over 60, over 65, aged 65, aged 66, aged 70, retired
+oap = senior, concession, over 60, over 65, aged 65, aged 66, aged 70, retired
 prosecco = alcohol, sparkling wine, wine, drinks
 an answer = a decision, a response, a reply
 video = filming, film, recording, record
@@ -117,6 +117,17 @@ bump = accident, collision, damage
 prang = accident, collision, damage
 sandwiches = food
 packed lunch = food, own food
+season ticket = season pass
+stall = pitch, stand
+chucking it down = heavy rain, rain, bad weather, weather
+tipping it down = heavy rain, rain, bad weather, weather
+bucketing down = heavy rain, rain, bad weather, weather
+pouring down = heavy rain, rain, bad weather, weather
+cut the grass = mow, mowing
+cut my grass = mow, mowing
+grass cutting = mowing, mow
+shotgun licence = shotgun certificate
+gun licence = shotgun certificate, firearm certificate
 """
 
 
@@ -126,8 +137,9 @@ def _table() -> dict[str, tuple[str, ...]]:
         plain, _, formal = line.partition("=")
         forms = tuple(f.strip() for f in formal.split(","))
         out[plain.strip()] = forms
-        if " " not in plain.strip() and "-" not in plain:
-            out[plain.strip() + "s"] = tuple(f + "s" for f in forms)
+        if " " not in plain.strip() and "-" not in plain:  # "pensioners": "aged 70" too
+            plural = [(f + "s", f) if any(c.isdigit() for c in f) else (f + "s",) for f in forms]
+            out[plain.strip() + "s"] = tuple(g for both in plural for g in both)
     return out
 
 
