@@ -10,6 +10,11 @@ that changed a word. A name the question capitalises is a typo of a passage's na
 both are seven letters or more and neither is a vocabulary word ("Hatmanis" for "Hartmanis"):
 a short name one letter from another ("Jon", "Joan") may be someone else.
 
+Rewriting the question for retrieval (`correct_typos`) is more careful than reading it past
+a typo: the word must not be a form of a vocabulary word either ("invoices"), the passages
+must not write it, and their most frequent one-edit word must differ from it inside the word,
+neither at its first letter nor its last (`_slip_of`).
+
     >>> typo_of("anual", {"annual", "leave"})
     True
     >>> typo_of("prize", {"price"})
