@@ -52,6 +52,8 @@ from ragcite.generate.sentence_choice import FEATURES, WindowSentence, choice_fe
         ("Do company laptops have to be encrypted?", "permission"),
         ("Is a purchase order required for software?", "permission"),
         ("Must we report a lost phone?", "permission"),
+        ("got an old baby car seat to get rid of, ok to sell it?", "permission"),
+        ("alright if I park on the verge?", "permission"),
         ("Do remote workers get an internet allowance?", "yes_no"),
         ("Describe the backup process.", "other"),
         ("What's the fee for a late return?", "amount"),
@@ -573,6 +575,20 @@ def test_a_sentence_whose_condition_is_the_case_before_it_joins_it(
     assert next_step(asked, best, [best, own]) is None
     allowed = _candidate("If you do, the new lock must be of the same standard.", 0.30, 0, 3)
     assert next_step(asked, best, [best, allowed]) is None  # goes on with what is allowed
+
+
+def test_a_sentence_opening_on_instead_carries_on_from_the_best_one() -> None:
+    best = _candidate(
+        "5.1 If we cannot clear your blockage, you do not pay the full price of the job.",
+        0.6,
+        0,
+        0,
+    )
+    instead = _candidate(
+        "Instead you pay only the attendance charge shown in the price list.", 0.3, 0, 1
+    )
+    asked = "whats the deal if your guy cant shift the blockage, do i still pay the full price??"
+    assert next_step(asked, best, [best, instead]) is instead
 
 
 def test_a_may_i_question_takes_the_rule_after_a_best_sentence_that_states_none() -> None:

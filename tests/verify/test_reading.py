@@ -304,6 +304,13 @@ def test_whether_or_not_asks_both_cases_and_negates_nothing() -> None:
     assert negated is not None and '("not")' in negated
 
 
+def test_a_prohibition_answers_whether_it_is_ok_to_do_it() -> None:
+    """ "ok to sell those?" asks leave, and "may not be sold" gives it: a no answers."""
+    rule = "Second-hand car seats, cycle helmets and motorcycle helmets may not be sold."
+    asked = "got an old baby car seat and some bike helmets to get rid of, ok to sell those?"
+    assert reading_conflict(asked, [(rule, _chunk(rule))]) is None
+
+
 def test_a_what_time_question_needs_a_time_of_day() -> None:
     """ "What time does the hotel restaurant serve dinner?" over the expenses policy's meal
     allowance gives no time; "What time did a river system develop?" asks when."""

@@ -92,6 +92,8 @@ _QUESTION_FOCUS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"^\s*(?:can|may|could|am|are\s+\w+\s+allowed|is\s+it\s+"
             r"(?:allowed|possible|permitted))\b|\b(?:allowed|permitted)\b|"
+            # "ok to sell those?", "alright if I park here?"
+            r"\b(?:ok|okay|alright|all\s+right)\s+(?:to|if)\b|"
             # a requirement: "Do I need a receipt?", "Must we ...?", "Is a PO required?"
             r"^\s*(?:do|does)\s+(?:\w+\s+){1,3}?(?:need|have\s+to)\b|^\s*must\s+(?:i|we|you)\b|"
             r"^\s*(?:is|are)\s+(?:\w+\s+){1,4}?(?:required|mandatory|needed)\b",

@@ -88,8 +88,12 @@ _ANAPHOR = re.compile(
 # changed later.", "Garth School is in Georgetown. It was originally called Lebanon."):
 # it joins the best sentence. With "he", "she" and "the latter" read as pointing back, the
 # generator's claims held the answer for 2 more of 164 held-out SQuAD questions and 9 more
-# of 300 HaluEval ones, and no demo answer changed (bench/answer_choice.py).
-_CONTINUES = re.compile(rf"^\W*(?:(?:{PRONOUNS}|This|These|Those)\b|The\s+(?:latter|former)\b)")
+# of 300 HaluEval ones, and no demo answer changed (bench/answer_choice.py). So does one
+# opening on "Instead", which says what happens in place of the best one ("… you do not pay
+# the full price of the job. Instead you pay only the attendance charge …").
+_CONTINUES = re.compile(
+    rf"^\W*(?:(?:{PRONOUNS}|This|These|Those|Instead)\b|The\s+(?:latter|former)\b)"
+)
 # A sentence that opens in the time or case the best one sets ("Under a 2021 model lease,
 # there is an initial repair period of 10 years. During this period we will reimburse …")
 # says what applies then: it joins before a neighbour that is only close in rank.
