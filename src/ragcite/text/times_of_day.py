@@ -34,7 +34,18 @@ _WHAT_TIME = re.compile(
     re.IGNORECASE,
 )
 
-__all__ = ["CLOCK_TIME", "asks_time_of_day", "gives_time_of_day"]
+__all__ = ["CLOCK_TIME", "asks_time_of_day", "clock_minutes", "gives_time_of_day"]
+
+
+def clock_minutes(match: re.Match[str]) -> int | None:
+    """The minutes after midnight of a `CLOCK_TIME` match ("6.30pm": 1110); None for an
+    hour no clock has ("13 pm")."""
+    hour, minute, half, hour24, minute24 = match.groups()
+    if not half:
+        return int(hour24) * 60 + int(minute24)
+    if int(hour) > 12:
+        return None
+    return (int(hour) % 12 + (12 if half.lower() == "p" else 0)) * 60 + int(minute or 0)
 
 
 def asks_time_of_day(question: str) -> bool:
@@ -45,5 +56,5 @@ def asks_time_of_day(question: str) -> bool:
 def gives_time_of_day(text: str) -> bool:
     """Whether `text` gives a time of day ("no later than 9:30am", "07:00", "noon")."""
     return bool(_TIME_IN_WORDS.search(text)) or any(
-        not (m.group(1) and int(m.group(1)) > 12) for m in CLOCK_TIME.finditer(text)
+        clock_minutes(m) is not None for m in CLOCK_TIME.finditer(text)
     )

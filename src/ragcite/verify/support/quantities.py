@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ragcite.text.ordinals import ORDINALS
-from ragcite.text.times_of_day import CLOCK_TIME
+from ragcite.text.times_of_day import CLOCK_TIME, clock_minutes
 
 _UNITS = "one two three four five six seven eight nine".split()
 _TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen"
@@ -142,13 +142,9 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
     found: list[Quantity] = []
     taken: list[tuple[int, int]] = []
     for match in CLOCK_TIME.finditer(text):
-        hour, minute, half, hour24, minute24 = match.groups()
-        if half:
-            if int(hour) > 12:
-                continue
-            minutes = (int(hour) % 12 + (12 if half.lower() == "p" else 0)) * 60 + int(minute or 0)
-        else:
-            minutes = int(hour24) * 60 + int(minute24)
+        minutes = clock_minutes(match)
+        if minutes is None:
+            continue
         found.append(
             Quantity(match.group(0).strip(), float(minutes), match.start(), time_of_day=True)
         )
